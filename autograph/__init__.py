@@ -1,0 +1,51 @@
+"""autograph: ordinary Python control flow over arrays, staged into fast graphs.
+
+    import autograph as ag
+
+    @ag.function
+    def collatz(n):
+        steps = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            steps += 1
+        return steps
+
+Everything a user needs is importable from this module (see API.md).
+"""
+
+from autograph import errors
+from autograph.api import convert, do_not_convert, to_code
+from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
+from autograph.tracing.spec import TensorSpec
+from runtime.constant import constant
+from runtime.control_flow import cond, while_loop
+from runtime.effects import print_ as print  # noqa: A001 - ag.print is the staged print
+from runtime.effects import py_function
+from runtime.operators.directives import set_loop_options
+from runtime.ops.numpy_api import SUPPORTED_NUMPY
+from runtime.ranges import range_ as range  # noqa: A001 - ag.range is the staged range
+from runtime.tensor import Tensor
+from runtime.tensor_array import TensorArray
+from runtime.variables import Variable
+
+__all__ = [
+    "errors",
+    "convert",
+    "do_not_convert",
+    "to_code",
+    "function",
+    "functions_run_eagerly",
+    "run_functions_eagerly",
+    "TensorSpec",
+    "constant",
+    "cond",
+    "while_loop",
+    "print",
+    "py_function",
+    "SUPPORTED_NUMPY",
+    "set_loop_options",
+    "range",
+    "Tensor",
+    "TensorArray",
+    "Variable",
+]

@@ -1,0 +1,198 @@
+"""Graph and Node: the staged program a trace records.
+
+A `Graph` is an ordered list of `Node`s; each node is one op applied to
+earlier nodes. Nodes are immutable; the graph owns their order, their names
+(one namespace per graph) and the tensors captured from enclosing graphs.
+Subgraphs (the branches of a cond, the body of a while) are Graphs whose
+`parent` is the graph they are nested in: using an outer tensor inside one
+captures it as an extra input.
+
+    >>> g = Graph("double")
+    >>> a = g.add_input(TensorType(np.int64, ()), "a")
+    >>> add = g.add_node("add", (a, a), {}, TensorType(np.int64, ()))
+    >>> g.set_outputs([add])
+    >>> [(n.inputs_names, n.name) for n in g.as_graph_def().node]
+    [([], 'a'), (['a', 'a'], 'add'), (['add'], 'Identity')]
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.errors import StagingError
+from runtime.origin import Origin
+from runtime.types import TensorType
+
+__all__ = ["Node", "Graph", "GraphDef", "NodeDef", "Namespace"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Node:
+    """One op applied to input nodes.
+
+    `op` names an entry of the op registry (`runtime.ops.registry`), or one of
+    the structural opcodes: "input" (a graph argument), "capture" (an input
+    that stands for a tensor of an enclosing graph; `attrs["outer"]` is that
+    node), "constant" (`attrs["value"]` is the NumPy value). `type` is a
+    TensorType, or a tuple of them for multi-output ops (cond, while), whose
+    outputs are read with "getitem" nodes. Nodes compare by identity.
+    """
+
+    name: str
+    op: str
+    inputs: tuple[Node, ...]
+    attrs: dict[str, Any]
+    type: TensorType | tuple[TensorType, ...]
+    origin: Origin | None = None
+
+    @property
+    def inputs_names(self) -> list[str]:
+        return [n.name for n in self.inputs]
+
+    def __repr__(self) -> str:
+        args = ", ".join(n.name for n in self.inputs)
+        type_str = (
+            str(self.type) if isinstance(self.type, TensorType)
+            else "(" + ", ".join(str(t) for t in self.type) + ")"
+        )
+        return f"{self.name}: {type_str} = {self.op}({args})"
+
+
+class Namespace:
+    """Mints unique, valid Python identifiers from hints: "x", "x_1", "x_2"."""
+
+    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+        self._used: set[str] = set(reserved)
+
+    def create(self, hint: str) -> str:
+        base = re.sub(r"\W", "_", hint or "t")
+        if not base or base[0].isdigit():
+            base = "t_" + base
+        if keyword.iskeyword(base):
+            base += "_"
+        name = base
+        counter = 1
+        while name in self._used:
+            name = f"{base}_{counter}"
+            counter += 1
+        self._used.add(name)
+        return name
+
+
+@dataclass
+class NodeDef:
+    """One entry of `GraphDef.node`, in the shape of TensorFlow's GraphDef."""
+
+    name: str
+    op: str
+    input: list[str]
+
+
+@dataclass
+class GraphDef:
+    node: list[NodeDef] = field(default_factory=list)
+
+
+class Graph:
+    """An ordered, named collection of nodes with inputs and outputs."""
+
+    def __init__(self, name: str = "graph", parent: Graph | None = None) -> None:
+        self.name = name
+        self.parent = parent
+        self.nodes: list[Node] = []
+        self.inputs: list[Node] = []
+        self.outputs: list[Node] = []
+        self.captures: dict[Node, Node] = {}  # outer node -> its "capture" node here
+        self.namespace = Namespace(("np",))
+        self.finished = False
+
+    # -- building -------------------------------------------------------
+    def add_node(
+        self,
+        op: str,
+        inputs: tuple[Node, ...],
+        attrs: dict[str, Any],
+        type: TensorType | tuple[TensorType, ...],
+        origin: Origin | None = None,
+        name: str | None = None,
+    ) -> Node:
+        """Append a node; inputs from enclosing graphs are captured first."""
+        if self.finished:
+            raise StagingError(f"graph {self.name!r} is finished; no more nodes can be added")
+        inputs = tuple(self.own(n) for n in inputs)
+        node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
+        self.nodes.append(node)
+        return node
+
+    def add_input(self, type: TensorType, name: str = "input", origin: Origin | None = None) -> Node:
+        node = Node(self.namespace.create(name), "input", (), {}, type, origin)
+        self.nodes.append(node)
+        self.inputs.append(node)
+        return node
+
+    def own(self, node: Node) -> Node:
+        """`node` as seen from this graph: itself, or a capture of an outer node."""
+        if node in self.captures:
+            return self.captures[node]
+        owner = self.owner_of(node)
+        if owner is self:
+            return node
+        if owner is None:
+            raise TypeError(
+                f"the tensor {node.name!r} ({node.type}) belongs to another trace and leaked "
+                f"out of it (for example through a global or an attribute). Return it from "
+                f"the function that computed it instead of storing it."
+            )
+        outer = self.parent.own(node) if self.parent is not None else node
+        capture = Node(self.namespace.create(node.name), "capture", (), {"outer": outer}, node.type)
+        self.nodes.insert(len(self.inputs) + len(self.captures), capture)
+        self.captures[node] = capture
+        return capture
+
+    def owner_of(self, node: Node) -> Graph | None:
+        """The graph in this graph's chain of parents that holds `node`, if any."""
+        graph: Graph | None = self
+        while graph is not None:
+            if graph._holds(node):
+                return graph
+            graph = graph.parent
+        return None
+
+    def _holds(self, node: Node) -> bool:
+        ids = self.__dict__.get("_ids")
+        if ids is None or len(ids) != len(self.nodes):
+            ids = {id(n) for n in self.nodes}
+            self.__dict__["_ids"] = ids
+        return id(node) in ids
+
+    def set_outputs(self, outputs: list[Node]) -> None:
+        self.outputs = [self.own(n) for n in outputs]
+
+    def finish(self) -> Graph:
+        self.finished = True
+        return self
+
+    # -- reading --------------------------------------------------------
+    def as_graph_def(self) -> GraphDef:
+        """Nodes with names, ops and input names; outputs appear as Identity nodes."""
+        graph_def = GraphDef()
+        for node in self.nodes:
+            graph_def.node.append(NodeDef(node.name, _op_display_name(node.op), node.inputs_names))
+        names = Namespace(tuple(n.name for n in self.nodes))
+        for output in self.outputs:
+            graph_def.node.append(NodeDef(names.create("Identity"), "Identity", [output.name]))
+        return graph_def
+
+    def __str__(self) -> str:
+        args = ", ".join(f"{n.name}: {n.type}" for n in self.inputs)
+        lines = [f"graph {self.name}({args}):"]
+        lines += [f"  {node!r}" for node in self.nodes if node.op != "input"]
+        lines.append("  return " + ", ".join(n.name for n in self.outputs))
+        return "\n".join(lines)
+
+
+def _op_display_name(op: str) -> str:
+    return {"input": "Placeholder", "constant": "Const", "capture": "Placeholder"}.get(op, op)

@@ -1,0 +1,24 @@
+"""The operators converted code calls (through `ag__`): Python or staged, per value."""
+
+from runtime.operators.asserts import assert_stmt
+from runtime.operators.for_stmt import for_stmt
+from runtime.operators.if_exp import if_exp
+from runtime.operators.if_stmt import if_stmt
+from runtime.operators.lists import list_append
+from runtime.operators.logical import and_, not_, or_
+from runtime.operators.undefined import Undefined, is_undefined
+from runtime.operators.while_stmt import while_stmt
+
+__all__ = [
+    "assert_stmt",
+    "for_stmt",
+    "if_exp",
+    "if_stmt",
+    "list_append",
+    "and_",
+    "not_",
+    "or_",
+    "Undefined",
+    "is_undefined",
+    "while_stmt",
+]

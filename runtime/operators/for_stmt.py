@@ -1,0 +1,50 @@
+"""for_stmt: a `for` loop, staged when it iterates over a Tensor or a staged range.
+
+    for i in range(n):         def loop_body(itr): nonlocal s; i = itr; s += i
+        s += i           ->    ag__.for_stmt(range(n), None, loop_body,
+                                             get_state, set_state, ('s',), {'iterate_names': 'i'})
+
+`extra_test` (or None) is the loop's extra condition, e.g. `not break_` after
+a `break` was rewritten into a flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from runtime.tensor import Tensor
+
+__all__ = ["for_stmt"]
+
+
+def _is_staged_iterable(iterable: object) -> bool:
+    if isinstance(iterable, Tensor):
+        return True
+    return bool(getattr(iterable, "__autograph_staged_iterable__", False))
+
+
+def for_stmt(
+    iter_: object,
+    extra_test: Callable[[], object] | None,
+    body: Callable[[object], None],
+    get_state: Callable[[], tuple],
+    set_state: Callable[[tuple], None],
+    names: tuple[str, ...],
+    opts: dict,
+) -> None:
+    """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray."""
+    if _is_staged_iterable(iter_):
+        from runtime.operators.staged_loops import staged_for
+
+        staged_for(iter_, extra_test, body, get_state, set_state, names, opts)
+        return
+    for item in iter_:
+        if extra_test is not None:
+            keep_going = extra_test()
+            if isinstance(keep_going, Tensor):
+                from runtime.operators.staged_loops import tensor_break_in_python_loop
+
+                raise tensor_break_in_python_loop(keep_going, names, opts)
+            if not keep_going:
+                break
+        body(item)

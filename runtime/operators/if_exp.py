@@ -1,0 +1,17 @@
+"""if_exp: `a if c else b`, lazy in both modes; a Tensor condition stages a cond."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from runtime.tensor import Tensor
+
+__all__ = ["if_exp"]
+
+
+def if_exp(cond: object, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str) -> object:
+    if isinstance(cond, Tensor):
+        from runtime.operators.staged_if import staged_if_exp
+
+        return staged_if_exp(cond, if_true, if_false, expr_repr)
+    return if_true() if cond else if_false()

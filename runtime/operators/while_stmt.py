@@ -1,0 +1,35 @@
+"""while_stmt: a `while` loop, staged as a while_loop when its test is a Tensor.
+
+    while x > 1:           def loop_test(): return x > 1
+        x = x // 2    ->   def loop_body(): nonlocal x; x = x // 2
+                           ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from runtime.tensor import Tensor
+
+__all__ = ["while_stmt"]
+
+
+def while_stmt(
+    test: Callable[[], object],
+    body: Callable[[], None],
+    get_state: Callable[[], tuple],
+    set_state: Callable[[tuple], None],
+    names: tuple[str, ...],
+    opts: dict,
+) -> None:
+    """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest."""
+    while True:
+        result = test()
+        if isinstance(result, Tensor):
+            from runtime.operators.staged_loops import staged_while
+
+            staged_while(result, test, body, get_state, set_state, names, opts)
+            return
+        if not result:
+            return
+        body()

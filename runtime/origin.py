@@ -1,0 +1,77 @@
+"""Where in the user's code a node, an error or a generated line comes from.
+
+An `Origin` travels with every graph node. Converted code lives in generated
+files; the converter registers a line map for each one here, so a frame in
+generated code is reported at the user's own file and line.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+from dataclasses import dataclass
+
+__all__ = ["Origin", "register_source_map", "user_origin", "map_location"]
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """A place in the user's source: file, 1-based line, the line's text, function."""
+
+    file: str
+    line: int
+    text: str = ""
+    function: str = ""
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def excerpt(self) -> str:
+        """`file:line` followed by the source line and a caret under the column."""
+        text = self.text.rstrip()
+        stripped = text.lstrip()
+        caret_col = max(0, self.col - (len(text) - len(stripped)))
+        return f"  {self}    {stripped}\n  {' ' * (len(str(self)) + 4 + caret_col)}^"
+
+
+_PACKAGE_DIRS = tuple(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + name + os.sep
+    for name in ("runtime", "autograph")
+)
+# generated file name -> {generated line: Origin}
+_SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
+
+
+def register_source_map(filename: str, line_map: dict[int, Origin]) -> None:
+    """Tell error reporting where each line of a generated file came from."""
+    _SOURCE_MAPS[filename] = line_map
+
+
+def map_location(filename: str, line: int) -> Origin | None:
+    """The user's origin of a line: mapped if generated, else the line itself."""
+    line_map = _SOURCE_MAPS.get(filename)
+    if line_map is not None:
+        return line_map.get(line)
+    if filename.startswith(_PACKAGE_DIRS):
+        return None
+    text = linecache.getline(filename, line)
+    return Origin(filename, line, text)
+
+
+def is_internal_file(filename: str) -> bool:
+    return filename.startswith(_PACKAGE_DIRS) and filename not in _SOURCE_MAPS
+
+
+def user_origin(depth: int = 1) -> Origin | None:
+    """The innermost caller frame that is user code (generated code maps back)."""
+    frame = sys._getframe(depth)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_PACKAGE_DIRS) or filename in _SOURCE_MAPS:
+            origin = map_location(filename, frame.f_lineno)
+            if origin is not None:
+                return origin
+        frame = frame.f_back
+    return None

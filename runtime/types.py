@@ -1,0 +1,74 @@
+"""TensorType: the abstract value of a staged tensor (dtype + shape).
+
+It types every graph node and is half of a trace's cache key, so it is small,
+immutable, hashable and prints short: `float32[3, None]`, `int64[]`,
+`float32[?]` when even the rank is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "most_specific_common_shape"]
+
+Shape = tuple[int | None, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class TensorType:
+    """dtype and shape of a tensor; `shape is None` means unknown rank."""
+
+    dtype: np.dtype
+    shape: Shape
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dtype", np.dtype(self.dtype))
+        if self.shape is not None:
+            shape = tuple(None if d is None else int(d) for d in self.shape)
+            object.__setattr__(self, "shape", shape)
+
+    @property
+    def rank(self) -> int | None:
+        return None if self.shape is None else len(self.shape)
+
+    @property
+    def is_fully_defined(self) -> bool:
+        return self.shape is not None and None not in self.shape
+
+    def is_compatible_with(self, value_dtype: np.dtype, value_shape: tuple[int, ...]) -> bool:
+        """Whether a concrete array of this dtype/shape fits this type."""
+        if np.dtype(value_dtype) != self.dtype:
+            return False
+        if self.shape is None:
+            return True
+        if len(self.shape) != len(value_shape):
+            return False
+        return all(d is None or d == v for d, v in zip(self.shape, value_shape))
+
+    def shape_str(self) -> str:
+        if self.shape is None:
+            return "<unknown>"
+        return "(" + ", ".join(str(d) for d in self.shape) + ("," if len(self.shape) == 1 else "") + ")"
+
+    def __str__(self) -> str:
+        if self.shape is None:
+            return f"{self.dtype.name}[?]"
+        return f"{self.dtype.name}[{', '.join(str(d) for d in self.shape)}]"
+
+
+def type_of(value: object) -> TensorType:
+    """The TensorType of a concrete value (NumPy array, NumPy or Python scalar)."""
+    array = np.asarray(value)
+    return TensorType(array.dtype, array.shape)
+
+
+def merge_shapes(a: Shape, b: Shape) -> Shape:
+    """Most specific shape both fit: dims that differ become None, ranks that differ unknown."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+most_specific_common_shape = merge_shapes
