@@ -29,7 +29,11 @@ class Op:
     """An operation: name, type rule, NumPy implementation, emitted code.
 
     `effectful` ops (print, assign, assert, py_function) are never folded,
-    deduplicated or removed, and keep their order.
+    deduplicated or removed, and keep their order. `stateful` ops (variable
+    reads) depend on state that effectful ops change: they are never folded or
+    deduplicated, but may be removed when nothing uses them. An `inplace` op
+    may mutate its first input (a TensorArray buffer): the compiler passes it a
+    copy whenever that input is still used elsewhere.
     """
 
     name: str
@@ -37,6 +41,8 @@ class Op:
     impl: Callable[..., Any]
     emit: EmitFn | None = None
     effectful: bool = False
+    stateful: bool = False
+    inplace: bool = False
 
 
 OPS: dict[str, Op] = {}
