@@ -186,6 +186,20 @@ class Graph:
             graph_def.node.append(NodeDef(names.create("Identity"), "Identity", [output.name]))
         return graph_def
 
+    def to_dot(self) -> str:
+        """Graphviz DOT text of this graph (see `runtime.dot`)."""
+        from runtime.dot import to_dot
+
+        return to_dot(self)
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's picture of the graph; None (text fallback) without Graphviz."""
+        from runtime.dot import dot_available, render
+
+        if not dot_available():
+            return None
+        return render(self.to_dot(), "svg").decode("utf-8")
+
     def __str__(self) -> str:
         args = ", ".join(f"{n.name}: {n.type}" for n in self.inputs)
         lines = [f"graph {self.name}({args}):"]

@@ -1,0 +1,229 @@
+"""`autograph convert`: static conversion of files, never importing or running them.
+
+For each file: read and decode the bytes (PEP 263), parse them (a syntax
+error is reported as `file:line: syntax error`), hand the text to the
+converter (`autograph.pipeline.convert_source`), then print the converted
+functions, a unified diff, or write an importable module (`module_output`).
+A function that cannot be converted is reported as `file:line: message` and
+makes the exit status 1; the other functions are still converted.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
+
+from autograph.cli.module_output import build_module
+from autograph.cli.progress import Progress
+from autograph.cli.source_file import SourceError, SourceFile, parse_source, read_source
+from autograph.display import highlight_terminal, use_color
+
+__all__ = ["ConvertOptions", "run_convert"]
+
+ConvertSource = Callable[..., list[Any]]
+_LOCATED = re.compile(r"^\S.*?:\d+")
+
+
+@dataclass
+class ConvertOptions:
+    """What `autograph convert` was asked to do (one field per command-line option)."""
+
+    files: list[str]
+    functions: list[str] = field(default_factory=list)
+    all_functions: bool = False
+    output: str | None = None
+    diff: bool = False
+    check: bool = False
+    stats: bool = False
+    color: str = "auto"
+
+
+@dataclass
+class _Streams:
+    stdin: BinaryIO | None
+    stdout: IO[str]
+    stderr: IO[str]
+    progress: Progress
+
+
+def load_converter() -> ConvertSource:
+    """The converter's entry point, imported only when a file is converted."""
+    from autograph.pipeline import convert_source
+
+    return convert_source
+
+
+def run_convert(
+    options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str], stderr: IO[str]
+) -> int:
+    """Convert every file of `options`; 0 if all went well, 1 if anything failed."""
+    convert_source: ConvertSource | None = None
+    streams = _Streams(stdin, stdout, stderr, Progress(stderr, len(options.files)))
+    failed = False
+    converted_total = 0
+    started = time.perf_counter()
+    for index, path in enumerate(options.files, start=1):
+        streams.progress.step(index, path)
+        try:
+            source = read_source(path, stdin)
+            tree = parse_source(source)
+        except SourceError as error:
+            _say(streams, stderr, str(error))
+            failed = True
+            continue
+        convert_source = convert_source or load_converter()
+        outcome = _convert_file(source, tree, options, convert_source, streams)
+        failed |= outcome.failed
+        converted_total += outcome.converted
+    streams.progress.clear()
+    if options.stats:
+        elapsed = (time.perf_counter() - started) * 1000
+        stderr.write(f"{converted_total} functions converted in {elapsed:.1f} ms\n")
+    if options.check and not failed:
+        stderr.write(f"{converted_total} functions convert cleanly\n")
+    return 1 if failed else 0
+
+
+@dataclass
+class _Outcome:
+    converted: int
+    failed: bool
+
+
+def _convert_file(
+    source: SourceFile, tree: Any, options: ConvertOptions,
+    convert_source: ConvertSource, streams: _Streams,
+) -> _Outcome:
+    names = options.functions or None
+    results = convert_source(source.text, source.path, names, options.all_functions)
+    failed = _report_missing(source, names, results, streams)
+    for result in results:
+        if result.error is not None:
+            report_to = streams.stdout if options.check else streams.stderr
+            _say(streams, report_to, failure_message(source.path, result))
+            failed = True
+    good = [r for r in results if r.error is None]
+    if not results and not names:
+        _say(streams, streams.stderr, _nothing_to_convert(source.path))
+    if options.stats:
+        _print_stats(source, good, convert_source, streams)
+    if not options.check:
+        _emit(source, tree, good, options, streams)
+    return _Outcome(len(good), failed)
+
+
+def failure_message(path: str, result: Any) -> str:
+    """`file:line: what rule, how to fix` for a function that failed to convert."""
+    message = str(result.error).strip() or type(result.error).__name__
+    if _LOCATED.match(message):
+        return message
+    return f"{path}:{result.lineno}: cannot convert {result.qualname!r}: {message}"
+
+
+def _report_missing(
+    source: SourceFile, names: Sequence[str] | None, results: list[Any], streams: _Streams
+) -> bool:
+    found = {r.name for r in results} | {getattr(r, "qualname", r.name) for r in results}
+    missing = [name for name in names or () if name not in found]
+    for name in missing:
+        _say(
+            streams, streams.stderr,
+            f"{source.path}:1: no function named {name!r}; --function takes a function "
+            f"name or a qualified name such as 'Model.call'",
+        )
+    return bool(missing)
+
+
+def _nothing_to_convert(path: str) -> str:
+    return (
+        f"{path}: no function to convert: none is decorated with @ag.function; "
+        f"pass --all to convert every function, or --function NAME"
+    )
+
+
+def _print_stats(
+    source: SourceFile, results: list[Any], convert_source: ConvertSource, streams: _Streams
+) -> None:
+    """Time each function's conversion on its own (parsing the file included)."""
+    for result in results:
+        started = time.perf_counter()
+        convert_source(source.text, source.path, [result.qualname], False)
+        elapsed = (time.perf_counter() - started) * 1000
+        _say(
+            streams, streams.stderr,
+            f"{elapsed:9.2f} ms  {source.path}:{result.lineno}  {result.qualname}",
+        )
+
+
+def _emit(
+    source: SourceFile, tree: Any, results: list[Any], options: ConvertOptions,
+    streams: _Streams,
+) -> None:
+    if options.output is None and not options.diff:
+        _print_code(source, results, options, streams)
+        return
+    module = build_module(tree, source.text, results) if results else source.text
+    if options.diff:
+        _print_diff(source, module, options, streams)
+    if options.output is not None:
+        target = _output_path(options.output, source.path, len(options.files))
+        with open(target, "w", encoding=_writable(source.encoding), newline="") as handle:
+            handle.write(module)
+        _say(streams, streams.stderr, f"wrote {target}")
+
+
+def _print_code(
+    source: SourceFile, results: list[Any], options: ConvertOptions, streams: _Streams
+) -> None:
+    several = len(options.files) > 1 or len(results) > 1
+    chunks = []
+    for result in results:
+        header = f"# {source.path}:{result.lineno}: {result.qualname}\n" if several else ""
+        chunks.append(header + result.code.rstrip("\n") + "\n")
+    if chunks:
+        _write(streams, "\n\n".join(chunks), "python", options.color)
+
+
+def _print_diff(
+    source: SourceFile, module: str, options: ConvertOptions, streams: _Streams
+) -> None:
+    diff = difflib.unified_diff(
+        source.text.splitlines(keepends=True), module.splitlines(keepends=True),
+        fromfile=source.path, tofile=f"{source.path} (converted)",
+    )
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
+    if text:
+        _write(streams, text, "diff", options.color)
+
+
+def _output_path(output: str, path: str, file_count: int) -> str:
+    """`--output` is the file to write, or a directory for several inputs."""
+    if file_count > 1 or os.path.isdir(output):
+        os.makedirs(output, exist_ok=True)
+        name = "stdin.py" if path == "<stdin>" else os.path.basename(path)
+        return os.path.join(output, name)
+    return output
+
+
+def _writable(encoding: str) -> str:
+    """Write back in the file's own encoding, so its coding cookie stays true."""
+    return "utf-8" if encoding == "utf-8-sig" else encoding
+
+
+def _write(streams: _Streams, text: str, language: str, color: str) -> None:
+    streams.progress.clear()
+    if use_color(streams.stdout, color):
+        text = highlight_terminal(text, language)
+    streams.stdout.write(text)
+    streams.stdout.flush()
+
+
+def _say(streams: _Streams, stream: IO[str], message: str) -> None:
+    streams.progress.clear()
+    stream.write(message.rstrip("\n") + "\n")
+    stream.flush()

@@ -1,0 +1,167 @@
+"""`autograph graph`: import a module, trace one function, and draw its graph.
+
+Unlike `convert`, this command imports the module (its top-level code runs),
+because tracing runs the function. Input specs are written `dtype[dims]`:
+`float32[None,3]`, `int64[]`, `float64[?]`; a bare dtype (`float32`) means
+unknown rank, and anything else is read as a Python literal (`3`, `True`,
+`'mean'`) and passed as a constant.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import IO, Any
+
+import numpy as np
+
+__all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError"]
+
+_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*$")
+_UNKNOWN_DIMS = ("None", "?", "")
+
+
+class UsageError(Exception):
+    """A command-line value that cannot be used; argparse reports it (exit 2)."""
+
+
+@dataclass
+class GraphOptions:
+    """What `autograph graph` was asked to do."""
+
+    target: str
+    args: list[str] = field(default_factory=list)
+    output: str | None = None
+    optimized: bool = False
+
+
+def parse_spec(text: str) -> Any:
+    """`float32[None,3]` -> TensorSpec((None, 3), float32); `3` -> the constant 3."""
+    from autograph.tracing.spec import TensorSpec
+
+    match = _SPEC.match(text)
+    dtype = _dtype(match.group(1)) if match else None
+    if match is None or dtype is None:
+        try:
+            return ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            raise UsageError(
+                f"cannot read --arg {text!r}: write a tensor as dtype[dims] such as "
+                f"'float32[None,3]' or 'int64[]', or a Python literal such as 3"
+            ) from None
+    if match.group(2) is None:
+        return TensorSpec(None, dtype)
+    dims = [d.strip() for d in match.group(2).split(",")]
+    if dims == [""]:
+        return TensorSpec((), dtype)
+    return TensorSpec(tuple(_dim(d, text) for d in dims), dtype)
+
+
+def _dtype(name: str) -> np.dtype | None:
+    if name in ("True", "False", "None"):
+        return None
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return None
+
+
+def _dim(text: str, spec: str) -> int | None:
+    if text in _UNKNOWN_DIMS:
+        return None
+    if text.isdigit():
+        return int(text)
+    raise UsageError(f"bad dimension {text!r} in --arg {spec!r}: use a number, None or ?")
+
+
+def run_graph(options: GraphOptions, stdout: IO[str], stderr: IO[str]) -> int:
+    """Trace the target for the given specs and write DOT, SVG or PNG."""
+    from runtime.dot import FORMATS, render, to_dot
+
+    fmt = _format(options.output)
+    if fmt not in FORMATS:
+        raise UsageError(f"cannot write {options.output!r}: use a name ending in .svg, .png or .dot")
+    specs = [parse_spec(a) for a in options.args]
+    function = _load_target(options.target)
+    graph = _trace(function, specs)
+    if options.optimized:
+        graph = _optimize(graph)
+    dot_text = to_dot(graph)
+    if options.output is None:
+        stdout.write(dot_text)
+        return 0
+    data = dot_text.encode("utf-8") if fmt == "dot" else render(dot_text, fmt)
+    with open(options.output, "wb") as handle:
+        handle.write(data)
+    stderr.write(f"wrote {options.output} ({len(graph.nodes)} nodes)\n")
+    return 0
+
+
+def _format(output: str | None) -> str:
+    if output is None:
+        return "dot"
+    return os.path.splitext(output)[1].lstrip(".").lower()
+
+
+def _load_target(target: str) -> Any:
+    location, colon, qualname = target.rpartition(":")
+    if not colon or not location or not qualname:
+        raise UsageError(f"cannot read {target!r}: write MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    module = _import(location)
+    value: Any = module
+    for part in qualname.split("."):
+        if not hasattr(value, part):
+            raise UsageError(f"{location} has no {qualname!r} ({part!r} is missing)")
+        value = getattr(value, part)
+    if not callable(value):
+        raise UsageError(f"{location}:{qualname} is a {type(value).__name__}, not a function")
+    return value
+
+
+def _import(location: str) -> ModuleType:
+    """Import a module by dotted name, or a file by path (its directory joins sys.path)."""
+    if location.endswith(".py") or os.sep in location or os.path.isfile(location):
+        if not os.path.isfile(location):
+            raise UsageError(f"no such file: {location}")
+        path = os.path.abspath(location)
+        directory = os.path.dirname(path)
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+        name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(location)
+    except ModuleNotFoundError as error:
+        if error.name and location.startswith(error.name):
+            raise UsageError(f"no module named {location!r} (nor a file of that name)") from None
+        raise
+
+
+def _trace(function: Any, specs: list[Any]) -> Any:
+    import autograph as ag
+
+    if not hasattr(function, "get_concrete_function"):
+        function = ag.function(function)
+    return function.get_concrete_function(*specs).graph
+
+
+def _optimize(graph: Any) -> Any:
+    """The graph after the runtime's optimisation passes."""
+    import runtime.optimize as optimize
+
+    passes = getattr(optimize, "optimize", None)
+    if passes is None:
+        raise UsageError("--optimized needs runtime.optimize.optimize, which this build lacks")
+    return passes(graph)

@@ -1,0 +1,204 @@
+"""The importable module `autograph convert --output` writes.
+
+The output is the original module, text for text, except that:
+
+- each converted function's `def` (signature and body) is replaced by the
+  converted code, indented where the original stood;
+- the module imports `ag__`, the one name generated code uses, right after
+  its docstring and `from __future__` imports;
+- nothing is converted twice: `@ag.function` decorators (however imported)
+  gain `autograph=False`, so they still trace but do not convert again, and
+  functions converted without our decorator (`--all`, `--function`) are
+  marked `@ag__.do_not_convert`, so `converted_call` calls them as they are.
+
+Imports, classes, constants, comments and every other function stay as they
+were, so importing the output gives the same module as importing the
+original, with conversion already done.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["build_module", "NAMESPACE_IMPORT", "DO_NOT_CONVERT", "our_decorator_names"]
+
+NAMESPACE_IMPORT = "from autograph.namespace import ag__"
+DO_NOT_CONVERT = "@ag__.do_not_convert"
+_PACKAGE = "autograph"
+_DECORATOR = "function"
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """Replace source text between two (line, col) points (1-based lines)."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    text: str
+
+
+def our_decorator_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names bound to `autograph.function`, names bound to the `autograph` module)."""
+    functions: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == _PACKAGE:
+                    modules.add(alias.asname or _PACKAGE)
+        elif isinstance(node, ast.ImportFrom) and node.module == _PACKAGE and node.level == 0:
+            for alias in node.names:
+                if alias.name == _DECORATOR:
+                    functions.add(alias.asname or _DECORATOR)
+    return functions, modules
+
+
+def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
+    """The original module `text` with each of `converted` (ConvertedFunction) swapped in."""
+    functions, modules = our_decorator_names(tree)
+    defs = _function_defs(tree)
+    chosen = _outermost([(defs[_key(f, defs)], f) for f in converted if _key(f, defs)])
+    lines = text.splitlines(keepends=True)
+    edits: list[_Edit] = []
+    for node, function in chosen:
+        ours = [d for d in node.decorator_list if _is_ours(d, functions, modules)]
+        for decorator in ours:
+            edits.append(_Edit(_start(decorator), _end(decorator), _without_autograph(decorator)))
+        indent = lines[node.lineno - 1].encode("utf-8")[: node.col_offset].decode("utf-8")
+        body = _reindent(_converted_def(function.code), indent)
+        if not ours:
+            body = f"{DO_NOT_CONVERT}\n{indent}{body}"
+        edits.append(_Edit((node.lineno, node.col_offset), _end(node), body))
+    if chosen:
+        line = _import_line(tree)
+        edits.append(_Edit((line, 0), (line, 0), NAMESPACE_IMPORT + "\n"))
+    return _apply(lines, edits)
+
+
+def _key(function: Any, defs: dict[str, ast.AST]) -> str | None:
+    """The qualname of `function`'s def in this module (by qualname, else by line)."""
+    qualname = getattr(function, "qualname", None) or function.name
+    if qualname in defs:
+        return qualname
+    for name, node in defs.items():
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        if function.lineno in (node.lineno, first):
+            return name
+    return None
+
+
+def _function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every def by qualname (`C.m`, `outer.<locals>.inner`, as Python names them)."""
+    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault(prefix + node.name, node)
+                visit(node.body, f"{prefix}{node.name}.<locals>.")
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    visit([n for n in getattr(node, field, []) if isinstance(n, ast.AST)], prefix)
+
+    visit(tree.body, "")
+    return found
+
+
+def _outermost(pairs: list[tuple[ast.AST, Any]]) -> list[tuple[ast.AST, Any]]:
+    """Drop functions nested inside another converted one: its code holds them."""
+    spans = [(_start(node)[0], node.end_lineno) for node, _ in pairs]
+    kept = []
+    for index, (node, function) in enumerate(pairs):
+        line = node.lineno
+        inside = any(
+            other != index and start < line <= end for other, (start, end) in enumerate(spans)
+        )
+        if not inside and getattr(function, "error", None) is None and function.code:
+            kept.append((node, function))
+    return kept
+
+
+def _is_ours(decorator: ast.expr, functions: set[str], modules: set[str]) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Name):
+        return target.id in functions
+    return (
+        isinstance(target, ast.Attribute)
+        and target.attr == _DECORATOR
+        and isinstance(target.value, ast.Name)
+        and target.value.id in modules
+    )
+
+
+def _without_autograph(decorator: ast.expr) -> str:
+    """`ag.function` -> `ag.function(autograph=False)`, keeping other arguments."""
+    if isinstance(decorator, ast.Call):
+        call = ast.Call(
+            func=decorator.func,
+            args=decorator.args,
+            keywords=[k for k in decorator.keywords if k.arg != "autograph"],
+        )
+    else:
+        call = ast.Call(func=decorator, args=[], keywords=[])
+    call.keywords.append(ast.keyword(arg="autograph", value=ast.Constant(False)))
+    return ast.unparse(call)
+
+
+def _converted_def(code: str) -> str:
+    """The converted code from its `def` line on (decorators are the original's)."""
+    tree = ast.parse(code)
+    lines = code.splitlines()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            kept = lines[: first - 1] + lines[node.lineno - 1 :]
+            return "\n".join(kept).strip("\n")
+    return code.strip("\n")
+
+
+def _reindent(code: str, indent: str) -> str:
+    lines = code.splitlines()
+    return "\n".join([lines[0]] + [indent + line if line.strip() else "" for line in lines[1:]])
+
+
+def _import_line(tree: ast.Module) -> int:
+    """The line to insert the `ag__` import at: after the docstring and __future__."""
+    line = 1
+    for index, node in enumerate(tree.body):
+        is_doc = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        is_future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
+        if not (is_doc or is_future):
+            break
+        line = node.end_lineno + 1
+    return line
+
+
+def _start(node: ast.AST) -> tuple[int, int]:
+    decorators = getattr(node, "decorator_list", [])
+    if decorators and not isinstance(node, ast.expr):
+        return decorators[0].lineno, decorators[0].col_offset
+    return node.lineno, node.col_offset
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    return node.end_lineno, node.end_col_offset
+
+
+def _apply(lines: list[str], edits: list[_Edit]) -> str:
+    """Apply non-overlapping edits, last first so earlier positions stay valid."""
+    lines = list(lines)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    lines.append("")  # an edit may point at the line after the last one
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        (start_line, start_col), (end_line, end_col) = edit.start, edit.end
+        # ast columns count UTF-8 bytes, not characters.
+        head = lines[start_line - 1].encode("utf-8")[:start_col].decode("utf-8")
+        tail = lines[end_line - 1].encode("utf-8")[end_col:].decode("utf-8")
+        lines[start_line - 1 : end_line] = [head + edit.text + tail]
+    return "".join(lines)

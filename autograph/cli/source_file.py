@@ -1,0 +1,101 @@
+"""Reading a Python file for static conversion: bytes, PEP 263 decoding, syntax check.
+
+`autograph convert` must never import the file it converts, so everything it
+needs to know comes from the bytes: the encoding (a BOM or a `# -*- coding:
+... -*-` cookie, as `tokenize.open` decides), the text, and whether it parses.
+Every problem becomes a `SourceError` whose message starts with `file:line:`.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import io
+import tokenize
+from dataclasses import dataclass
+from typing import BinaryIO
+
+__all__ = ["SourceFile", "SourceError", "read_source", "decode_source", "parse_source"]
+
+STDIN_NAME = "<stdin>"
+
+
+class SourceError(Exception):
+    """A file that cannot be read, decoded or parsed; the message names file:line."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A decoded source file; `path` is what messages show ("<stdin>" for -)."""
+
+    path: str
+    text: str
+    encoding: str
+
+
+def read_source(path: str, stdin: BinaryIO | None = None) -> SourceFile:
+    """Read and decode `path` ("-" reads standard input); never executes it."""
+    if path == "-":
+        data = stdin.read() if stdin is not None else b""
+        shown = STDIN_NAME
+    else:
+        shown = path
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise SourceError(f"{path}: cannot read: {reason}") from None
+    text, encoding = decode_source(data, shown)
+    return SourceFile(shown, text, encoding)
+
+
+def decode_source(data: bytes, path: str) -> tuple[str, str]:
+    """Text and encoding of Python source bytes, with `tokenize.open`'s rules."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        line = _cookie_line(data)
+        raise SourceError(
+            f"{path}:{line}: cannot decode: {error}. Declare a valid encoding "
+            f"(for example '# -*- coding: utf-8 -*-') or remove the coding comment."
+        ) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        byte = data[error.start : error.start + 1].hex()
+        raise SourceError(
+            f"{path}:{line}: cannot decode byte 0x{byte} as {encoding}. Save the file "
+            f"as UTF-8, or declare its encoding in a coding comment on line 1 or 2 "
+            f"(PEP 263), for example '# -*- coding: latin-1 -*-'."
+        ) from None
+    if encoding == "utf-8-sig" and text.startswith(codecs.BOM_UTF8.decode("utf-8")):
+        text = text[1:]
+    # Universal newlines, as a text-mode open would give.
+    return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
+
+
+def parse_source(source: SourceFile) -> ast.Module:
+    """The module's AST; a syntax error becomes `file:line: syntax error ...`."""
+    try:
+        return ast.parse(source.text, filename=source.path)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        message = f"{source.path}:{line}: syntax error: {error.msg}"
+        text = (error.text or "").rstrip("\n")
+        if text.strip():
+            stripped = text.lstrip()
+            caret = max(0, (error.offset or 1) - 1 - (len(text) - len(stripped)))
+            message += f"\n    {stripped}\n    {' ' * caret}^"
+        message += "\nFix the syntax first: autograph converts only code Python can parse."
+        raise SourceError(message) from None
+    except ValueError as error:  # e.g. source code string cannot contain null bytes
+        raise SourceError(f"{source.path}:1: cannot parse: {error}") from None
+
+
+def _cookie_line(data: bytes) -> int:
+    for number, line in enumerate(data.splitlines()[:2], start=1):
+        if b"coding" in line:
+            return number
+    return 1
