@@ -1,0 +1,97 @@
+"""Run a program's original and converted function side by side.
+
+Python mode must be exact (DESIGN.md): a converted function called with plain
+values returns what the original returns, prints the same lines in the same
+order, and raises the same exception type. `compare` reports the first
+difference as readable text, or None.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import itertools
+import math
+import sys
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from runtime.errors import AutographError
+
+__all__ = ["Outcome", "load", "run", "compare", "same_value"]
+
+_counter = itertools.count()
+
+
+@dataclass
+class Outcome:
+    """What one call did: its result or exception type, and what it printed."""
+
+    value: object = None
+    error: type[BaseException] | None = None
+    message: str = ""
+    stdout: str = ""
+
+    def describe(self) -> str:
+        result = (f"raised {self.error.__name__}: {self.message}" if self.error
+                  else f"returned {self.value!r}")
+        return f"{result}; printed {self.stdout!r}"
+
+
+def load(source: str, directory: Path, name: str = "f") -> Callable:
+    """The function `name` of a fresh module holding `source`, written to a
+    real file so the converter can read it back like any user module."""
+    module_name = f"fuzz_program_{next(_counter)}"
+    path = directory / f"{module_name}.py"
+    path.write_text(source)
+    module = types.ModuleType(module_name)
+    module.__file__ = str(path)
+    sys.modules[module_name] = module
+    exec(compile(source, str(path), "exec"), module.__dict__)
+    return module.__dict__[name]
+
+
+def unload(func: Callable) -> None:
+    """Forget the module `load` made, so long runs do not accumulate them."""
+    sys.modules.pop(func.__module__, None)
+
+
+def run(func: Callable, args: tuple) -> Outcome:
+    """Call `func` on a private copy of `args`, capturing stdout."""
+    stdout = io.StringIO()
+    outcome = Outcome()
+    with contextlib.redirect_stdout(stdout):
+        try:
+            outcome.value = func(*copy.deepcopy(args))
+        except Exception as error:  # noqa: BLE001 - any exception is an outcome to compare
+            outcome.error = type(error)
+            outcome.message = str(error)
+    outcome.stdout = stdout.getvalue()
+    return outcome
+
+
+def same_value(a: object, b: object) -> bool:
+    """Equality that also requires equal types and treats NaN as equal to NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def compare(original: Outcome, converted: Outcome) -> str | None:
+    """The first difference between the two outcomes, or None."""
+    if converted.error is not None and issubclass(converted.error, AutographError):
+        return f"the converted function raised our own {converted.error.__name__}"
+    if original.error is not converted.error:
+        return "different exceptions"
+    if original.error is None and not same_value(original.value, converted.value):
+        return "different return values"
+    if original.stdout != converted.stdout:
+        return "different printed output"
+    return None
