@@ -1,14 +1,366 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""`ag.function`: a Python function as a cache of compiled traces.
+
+Calling a Function computes a cache key from its arguments (see `keys`),
+runs the matching ConcreteFunction, or — on a miss — converts the function,
+traces it into a graph, compiles and caches it. Python side effects (print,
+appends, reading globals) therefore happen only while tracing.
+
+    @ag.function
+    def double(a):
+        print("Tracing with", a)   # only while tracing
+        return a + a
+
+    double(np.int64(1))     # traces, prints, returns np.int64(2)
+    double(np.int64(2))     # same key: runs the graph, prints nothing
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import types
+import weakref
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from autograph.tracing.concrete import ConcreteFunction
+from autograph.tracing.input_signature import InputSignature
+from autograph.tracing.keys import Identity, is_tensor_like, key_is_alive, leaf_key
+from autograph.tracing.report import annotate
+from autograph.tracing.retracing import RetraceMonitor, fits, relaxed_specs
+from autograph.tracing.signature import Signature
+from autograph.tracing.spec import TensorSpec
+from autograph.tracing.trace import trace_function
+from autograph.tracing.variable_policy import traced_with_variable_policy
+from runtime.errors import StagingError
+from runtime.origin import user_origin
+from runtime.structure import flatten
+from runtime.tensor import Tensor
+from runtime.trace_context import current_graph
+
+__all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eagerly"]
+
+_EAGER = [False]
+_FAST = object()  # marks the key of the single-array fast path
+# (function identity, cache key) of every Function being traced or inlined right now
+_ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
 
 
-
-def function(*args, **kwargs):
-    raise NotImplementedError("function is not built yet")
-
-
-def run_functions_eagerly(*args, **kwargs):
-    raise NotImplementedError("run_functions_eagerly is not built yet")
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """Run every Function as plain Python (no tracing) while debugging."""
+    _EAGER[0] = bool(run_eagerly)
 
 
-def functions_run_eagerly(*args, **kwargs):
-    raise NotImplementedError("functions_run_eagerly is not built yet")
+def functions_run_eagerly() -> bool:
+    return _EAGER[0]
+
+
+class Function:
+    """A traced and cached version of a Python function (see `function`)."""
+
+    __autograph_function__ = True
+
+    def __init__(
+        self,
+        python_function: Callable[..., Any],
+        input_signature: Any = None,
+        autograph: bool = True,
+        reduce_retracing: bool = False,
+        follow_type_hints: bool = False,
+        _instance: Any = None,
+        _parent: Function | None = None,
+    ) -> None:
+        self._bind_owner = isinstance(python_function, classmethod)
+        self._never_bind = isinstance(python_function, staticmethod)
+        func = getattr(python_function, "__func__", python_function)
+        if isinstance(python_function, types.MethodType):
+            _instance = python_function.__self__
+        functools.update_wrapper(self, func, updated=())
+        self._func = func
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints)
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self._parent = _parent
+        self._instance = None if _instance is None else _weak(_instance)
+        self._signature = Signature.of(func, skip_first=_instance is not None)
+        self._fast = self._signature.single_positional
+        self._hinted = _hinted_positions(self._signature) if follow_type_hints else ()
+        self._input_signature = (
+            None if input_signature is None else InputSignature(input_signature, self._signature)
+        )
+        self._converted: Callable[..., Any] | None = None
+        self._cache: dict[Any, ConcreteFunction] = {}
+        self._traces: list[ConcreteFunction] = []
+        self._relaxed: list[ConcreteFunction] = []
+        self._lock = threading.RLock()
+        self._monitor = RetraceMonitor()
+        self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    # -- binding to instances ------------------------------------------
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if self._never_bind:
+            return self
+        if self._bind_owner:
+            instance = owner if owner is not None else type(instance)
+        if instance is None or self._instance is not None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # unhashable instance: keep the bound Function on it
+            return self._bound_on_instance(instance)
+        if bound is None:
+            with self._lock:
+                bound = self._bound.get(instance)
+                if bound is None:
+                    bound = self._bind(instance)
+                    self._bound[instance] = bound
+        return bound
+
+    def _bound_on_instance(self, instance: Any) -> Function:
+        attr = f"__autograph_bound_{id(self)}"
+        bound = instance.__dict__.get(attr)
+        if bound is None:
+            bound = instance.__dict__[attr] = self._bind(instance)
+        return bound
+
+    def _bind(self, instance: Any) -> Function:
+        return Function(self._func, *self._options, _instance=instance, _parent=self)
+
+    @property
+    def python_function(self) -> Callable[..., Any]:
+        """The original Python function (bound to its instance for methods)."""
+        if self._instance is not None:
+            return types.MethodType(self._func, self._instance())
+        return self._func
+
+    # -- calling ----------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _EAGER[0]:
+            return self._call_python(self._func, args, kwargs)
+        if current_graph() is not None:
+            return self._call_inline(args, kwargs)
+        if self._fast and not kwargs and len(args) == 1 and type(args[0]) is np.ndarray:
+            arg = args[0]
+            cf = self._cache.get((arg.dtype, arg.shape, _FAST))
+            if cf is not None:
+                if self._monitor.streak:
+                    self._monitor.streak = 0
+                return cf.run([arg])
+        return self._call_traced(args, kwargs)
+
+    def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+        if self._instance is not None:
+            return func(self._instance(), *args, **kwargs)
+        return func(*args, **kwargs)
+
+    def _call_traced(self, args: tuple, kwargs: dict) -> Any:
+        values = self._canonical(args, kwargs)
+        if self._input_signature is not None:
+            inputs = self._input_signature.inputs_for(values, self._func.__name__)
+            return self._signature_trace().run(inputs)
+        leaves, tree = flatten(values)
+        key = self._key(leaves, tree)
+        cf = self._cache.get(key)
+        if cf is None:
+            cf = self._miss(key, tree, leaves)
+        elif self._monitor.streak:
+            self._monitor.streak = 0
+        return cf.run([leaves[i] for i in cf.input_positions])
+
+    def _canonical(self, args: tuple, kwargs: dict) -> tuple:
+        values = self._signature.canonicalize(args, kwargs)
+        if self._hinted:
+            values = tuple(
+                _as_tensor_value(v) if i in self._hinted else v for i, v in enumerate(values)
+            )
+        return values
+
+    def _key(self, leaves: list, tree: Any) -> Any:
+        if self._fast and len(leaves) == 1 and type(leaves[0]) is np.ndarray and tree.children[0].kind == "leaf":
+            return (leaves[0].dtype, leaves[0].shape, _FAST)
+        return (tree, tuple([leaf_key(leaf) for leaf in leaves]))
+
+    def _call_inline(self, args: tuple, kwargs: dict) -> Any:
+        """Called while another trace records: run the converted code into that graph."""
+        values = self._canonical(args, kwargs)
+        leaves, tree = flatten(values)
+        entry = (self._identity(), self._key(leaves, tree))
+        active = _ACTIVE.get()
+        if entry in active:
+            origin = user_origin(2)
+            where = f" at {origin}" if origin is not None else ""
+            raise StagingError(
+                f"{self._func.__name__} calls itself{where} while it is being traced with "
+                f"arguments of the same types and values, so its trace would never end. "
+                f"Write the recursion as a loop, or recurse only on Python values."
+            )
+        token = _ACTIVE.set(active + (entry,))
+        try:
+            return self._call_python(self._traceable(), args, kwargs)
+        finally:
+            _ACTIVE.reset(token)
+
+    def _identity(self) -> tuple:
+        root = self._parent or self
+        return (id(root), None if self._instance is None else id(self._instance()))
+
+    # -- tracing ----------------------------------------------------------
+    def _traceable(self) -> Callable[..., Any]:
+        """The converted function (converted once, shared by every bound instance)."""
+        if self._parent is not None:
+            return self._parent._traceable()
+        if self._converted is None:
+            self._converted = self._convert()
+        return self._converted
+
+    def _convert(self) -> Callable[..., Any]:
+        if not self._autograph:
+            return self._func
+        from autograph.api import convert
+
+        try:
+            return convert(self._func)
+        except NotImplementedError:  # the converter is not available: trace as written
+            return self._func
+
+    def _miss(self, key: Any, tree: Any, leaves: list) -> ConcreteFunction:
+        with self._lock:
+            cf = self._cache.get(key)
+            if cf is not None:
+                return cf
+            self._prune()
+            for relaxed in self._relaxed:
+                if fits(relaxed, tree, leaves):
+                    self._cache[key] = relaxed
+                    return relaxed
+            specs = [_spec_of(leaf) for leaf in leaves]
+            if self._reduce_retracing:
+                specs = relaxed_specs(self._traces, tree, leaves, specs) or specs
+            cf = self._trace(key, tree, leaves, specs)
+            self._cache[key] = cf
+            if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
+                self._relaxed.append(cf)
+            self._monitor.traced(self._func.__name__, _param_keys(self._signature.names, tree, key))
+            return cf
+
+    def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
+        fn = self._traceable()
+        if self._instance is not None:
+            fn = functools.partial(fn, self._instance())
+        token = _ACTIVE.set(_ACTIVE.get() + ((self._identity(), key),))
+        try:
+            cf = traced_with_variable_policy(
+                lambda: trace_function(fn, self._func.__name__, self._signature, tree, leaves, specs),
+                first=not self._traces,
+                name=self._func.__name__,
+            )
+        except Exception as error:
+            raise annotate(error) from None
+        finally:
+            _ACTIVE.reset(token)
+        self._traces.append(cf)
+        return cf
+
+    def _signature_trace(self) -> ConcreteFunction:
+        with self._lock:
+            if not self._traces:
+                sig = self._input_signature
+                self._trace(None, sig.tree, sig.specs, sig.specs)
+            return self._traces[0]
+
+    def _prune(self) -> None:
+        """Drop traces keyed by objects that have been garbage collected."""
+        dead = [k for k in self._cache if not key_is_alive(k)]
+        for k in dead:
+            cf = self._cache.pop(k)
+            if cf in self._traces and cf not in self._cache.values():
+                self._traces.remove(cf)
+
+    # -- inspecting ---------------------------------------------------------
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        """The trace for these arguments (TensorSpecs or values), tracing if needed."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                self._input_signature.inputs_for(self._canonical(args, kwargs), self._func.__name__)
+            return self._signature_trace()
+        values = self._canonical(args, kwargs)
+        leaves, tree = flatten(values)
+        key = self._key(leaves, tree)
+        return self._cache.get(key) or self._miss(key, tree, leaves)
+
+    def pretty_printed_concrete_signatures(self) -> str:
+        return "\n\n".join(cf.signature_summary() for cf in self._traces)
+
+    def experimental_get_tracing_count(self) -> int:
+        return len(self._traces)
+
+    def __repr__(self) -> str:
+        return f"<ag.Function {self._func.__qualname__}>"
+
+
+def function(
+    func: Callable[..., Any] | None = None,
+    *,
+    input_signature: Any = None,
+    autograph: bool = True,
+    reduce_retracing: bool = False,
+    follow_type_hints: bool = False,
+) -> Any:
+    """Decorator: trace `func` into cached graphs (bare, or with keyword options)."""
+    options = dict(
+        input_signature=input_signature,
+        autograph=autograph,
+        reduce_retracing=reduce_retracing,
+        follow_type_hints=follow_type_hints,
+    )
+    if func is None:
+        return lambda f: Function(f, **options)
+    return Function(func, **options)
+
+
+def _weak(obj: Any) -> Callable[[], Any]:
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _spec_of(leaf: Any) -> TensorSpec | None:
+    if isinstance(leaf, TensorSpec):
+        return leaf
+    if isinstance(leaf, Tensor):
+        raise TypeError(
+            f"{leaf!r} is a Tensor of a trace that has finished (it leaked out of its "
+            f"function, for example through a global); return values from the function instead."
+        )
+    if is_tensor_like(leaf):
+        return TensorSpec.from_value(leaf)
+    return None
+
+
+def _hinted_positions(signature: Signature) -> frozenset[int]:
+    return frozenset(i for i, n in enumerate(signature.names) if signature.hints.get(n) is Tensor)
+
+
+def _as_tensor_value(value: Any) -> Any:
+    if is_tensor_like(value) or isinstance(value, Identity):
+        return value
+    leaves, _ = flatten(value)
+    if all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):
+        return np.asarray(value)
+    return value
+
+
+def _param_keys(names: tuple[str, ...], tree: Any, key: Any) -> dict[str, Any]:
+    """Each parameter's share of a cache key (to name the one that keeps changing)."""
+    if len(key) == 3:
+        return {names[0]: key[:2]}
+    result, start = {}, 0
+    for name, child in zip(names, tree.children):
+        stop = start + child.num_leaves
+        result[name] = (child, key[1][start:stop])
+        start = stop
+    return result

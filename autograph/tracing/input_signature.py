@@ -1,0 +1,99 @@
+"""input_signature: one trace for every call whose tensors fit the given specs.
+
+A Function with an input signature traces once, for the specs, and checks
+every call against them: a value of another dtype, rank or fixed dimension
+raises ValueError naming the argument and the signature, as the guide shows.
+Python numbers and lists are converted to the spec's dtype when their kind
+fits (an int for an int or float spec, a float for a float spec).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from autograph.tracing.signature import Signature
+from autograph.tracing.spec import TensorSpec
+from runtime.structure import flatten
+
+__all__ = ["InputSignature"]
+
+# the dtype kinds a Python value of each kind may be converted to
+_FITS = {"b": "b", "i": "iuf", "u": "iuf", "f": "f", "c": "c", "U": "U", "S": "S"}
+
+
+class InputSignature:
+    """The flattened specs of an `input_signature` and the check of a call against them."""
+
+    def __init__(self, input_signature: Any, signature: Signature) -> None:
+        specs = tuple(input_signature)
+        if len(specs) != len(signature.names):
+            raise TypeError(
+                f"input_signature has {len(specs)} entries but the function takes "
+                f"{len(signature.names)} arguments ({', '.join(signature.names)}); give one "
+                f"TensorSpec (or nested structure of them) per argument"
+            )
+        self.specs, self.tree = flatten(specs)
+        for spec in self.specs:
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"input_signature must hold only TensorSpecs, got {spec!r}")
+        self.input_signature = specs
+        self.names = signature.names
+
+    def inputs_for(self, values: tuple, name: str) -> list:
+        """The flat arrays for a call, or ValueError when they do not fit."""
+        leaves, tree = flatten(values)
+        if tree != self.tree:
+            raise self._error(values, name, "the arguments are not structured like the signature")
+        inputs = []
+        for index, (leaf, spec) in enumerate(zip(leaves, self.specs)):
+            value = _converted(leaf, spec)
+            if value is None or not spec.is_compatible_with(value):
+                shown = leaf if value is None else value
+                what = (
+                    f"{np.asarray(shown).dtype.name} value of shape {np.shape(shown)}"
+                    if _is_array_like(shown) else f"{type(shown).__name__} value"
+                )
+                param = self._param_of(index)
+                reason = f"argument {param!r} is a {what}, which does not fit {spec!r}"
+                raise self._error(values, name, reason)
+            inputs.append(value)
+        return inputs
+
+    def _param_of(self, index: int) -> str:
+        start = 0
+        for name, child in zip(self.names, self.tree.children):
+            if index < start + child.num_leaves:
+                return name
+            start += child.num_leaves
+        return f"input {index}"
+
+    def _error(self, values: tuple, name: str, reason: str) -> ValueError:
+        inputs = ",\n    ".join(repr(v) if not isinstance(v, np.ndarray) else str(v) for v in values)
+        signature = ",\n    ".join(repr(s) for s in self.input_signature)
+        return ValueError(
+            f"Python inputs incompatible with input_signature of {name}: {reason}.\n"
+            f"  inputs: (\n    {inputs})\n"
+            f"  input_signature: (\n    {signature}).\n"
+            f"Pass arrays of the signature's dtype and shape, or change the input_signature."
+        )
+
+
+def _is_array_like(value: Any) -> bool:
+    return isinstance(value, (np.ndarray, np.generic, bool, int, float, complex, list, tuple))
+
+
+def _converted(leaf: Any, spec: TensorSpec) -> Any:
+    """`leaf` as an array for `spec`: NumPy values as they are, Python values cast if they fit."""
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return leaf
+    if not isinstance(leaf, (bool, int, float, complex, str, list)):
+        return None
+    try:
+        array = np.asarray(leaf)
+    except ValueError:
+        return None
+    if spec.dtype.kind not in _FITS.get(array.dtype.kind, ""):
+        return None
+    return array.astype(spec.dtype)

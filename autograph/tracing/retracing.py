@@ -1,0 +1,121 @@
+"""Retracing policy: relaxing shapes (`reduce_retracing`) and warning about waste.
+
+`relaxed_specs` finds an earlier trace that differs from a new call only in
+dimension sizes and returns the specs of a trace that fits both (the dims
+that differ become None), so a Function called with 5 shapes of one rank
+traces at most twice.
+
+`RetraceMonitor` watches consecutive traces: when the last `LIMIT` calls all
+traced, it warns once with a `RetracingWarning` naming the argument whose
+changes caused it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from autograph.tracing.concrete import ConcreteFunction
+from autograph.tracing.keys import leaf_key
+from autograph.tracing.spec import TensorSpec
+from runtime.origin import is_internal_file
+from runtime.structure import TreeDef
+
+__all__ = ["RetracingWarning", "RetraceMonitor", "relaxed_specs", "fits", "LIMIT"]
+
+LIMIT = 5
+
+
+class RetracingWarning(UserWarning):
+    """A Function traced again at nearly every call: it runs slower than plain Python."""
+
+
+def fits(cf: ConcreteFunction, tree: TreeDef, leaves: list) -> bool:
+    """Whether a call with these flattened arguments can run the trace `cf`."""
+    if cf.in_tree != tree:
+        return False
+    for leaf, plan in zip(leaves, cf.in_plan):
+        if isinstance(plan, TensorSpec):
+            if not hasattr(leaf, "dtype") or not plan.is_compatible_with(TensorSpec.from_value(leaf)):
+                return False
+        elif leaf_key(leaf) != plan:
+            return False
+    return True
+
+
+def relaxed_specs(
+    traces: Sequence[ConcreteFunction], tree: TreeDef, leaves: list, specs: list[TensorSpec | None]
+) -> list[TensorSpec | None] | None:
+    """Specs that fit both the new call and an earlier trace differing only in dims."""
+    for cf in reversed(traces):
+        if cf.in_tree != tree:
+            continue
+        merged: list[TensorSpec | None] = []
+        for leaf, spec, plan in zip(leaves, specs, cf.in_plan):
+            if spec is None:
+                if isinstance(plan, TensorSpec) or leaf_key(leaf) != plan:
+                    break
+                merged.append(None)
+            elif not isinstance(plan, TensorSpec) or plan.dtype != spec.dtype:
+                break
+            elif plan.shape is None or spec.shape is None or len(plan.shape) != len(spec.shape):
+                break
+            else:
+                merged.append(plan.most_specific_common(spec))
+        else:
+            return merged
+    return None
+
+
+class RetraceMonitor:
+    """Counts consecutive traces and warns once when every recent call traced."""
+
+    __slots__ = ("streak", "warned", "last_keys", "changed")
+
+    def __init__(self) -> None:
+        self.streak = 0
+        self.warned = False
+        self.last_keys: tuple | None = None
+        self.changed: list[set[str]] = []
+
+    def traced(self, name: str, param_keys: dict[str, Any]) -> None:
+        """Record a trace (a cache miss) with each parameter's part of the key."""
+        self.streak += 1
+        keys = tuple(param_keys.items())
+        if self.last_keys is not None:
+            before = dict(self.last_keys)
+            self.changed.append({p for p, k in keys if before.get(p) != k})
+            del self.changed[: -(LIMIT - 1)]
+        self.last_keys = keys
+        if self.streak >= LIMIT and not self.warned:
+            self.warned = True
+            warnings.warn(self._message(name), RetracingWarning, stacklevel=_user_stacklevel())
+
+    def _message(self, name: str) -> str:
+        counts: dict[str, int] = {}
+        for changed in self.changed:
+            for param in changed:
+                counts[param] = counts.get(param, 0) + 1
+        culprits = sorted(counts, key=lambda p: -counts[p])
+        who = (
+            f"the argument {culprits[0]!r} changed at each call" if culprits
+            else "its arguments' key changed at each call"
+        )
+        return (
+            f"{LIMIT} of the last {LIMIT} calls to {name} traced a new graph: {who}. Tracing is "
+            f"slow; a Python number is a constant of its trace, so pass values that change as "
+            f"NumPy arrays, give an input_signature, or use reduce_retracing=True."
+        )
+
+
+def _user_stacklevel() -> int:
+    """The stacklevel of the innermost frame outside autograph and runtime."""
+    import sys
+
+    frame = sys._getframe(2)
+    level = 2
+    while frame is not None and is_internal_file(frame.f_code.co_filename):
+        frame = frame.f_back
+        level += 1
+    return level

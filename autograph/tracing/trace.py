@@ -1,0 +1,83 @@
+"""Tracing: run a Python function on symbolic inputs and record a Graph.
+
+Every leaf of the arguments that has a TensorSpec becomes a graph input
+named after its parameter (a Tensor the function sees); every other leaf is
+passed as is and baked into the trace. The returned structure is flattened:
+tensors, Variables and numbers become graph outputs, `None` and other objects
+are kept as they are.
+
+    >>> cf = trace_function(lambda a: a + a, "double", Signature.of(...), (spec,), ...)
+    >>> [(n.input, n.name) for n in cf.graph.as_graph_def().node]
+    [([], 'a'), (['a', 'a'], 'add'), (['add'], 'Identity')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from autograph.tracing.concrete import ConcreteFunction, Static
+from autograph.tracing.keys import is_variable, leaf_key
+from autograph.tracing.signature import Signature
+from autograph.tracing.spec import TensorSpec
+from runtime.graph import Graph, Node
+from runtime.structure import TreeDef, flatten, unflatten
+from runtime.tensor import Tensor, as_node
+from runtime.trace_context import building
+
+__all__ = ["trace_function"]
+
+_NUMBERS = (bool, int, float, complex, str, bytes, np.ndarray, np.generic)
+
+
+def trace_function(
+    fn: Callable[..., Any],
+    name: str,
+    signature: Signature,
+    tree: TreeDef,
+    leaves: list,
+    specs: list[TensorSpec | None],
+) -> ConcreteFunction:
+    """Trace `fn` for arguments `unflatten(tree, leaves)`; `specs[i]` marks tensor inputs."""
+    graph = Graph(name)
+    leaf_names = _leaf_param_names(tree, signature.names)
+    traced = []
+    for leaf, spec, param in zip(leaves, specs, leaf_names):
+        if spec is None:
+            traced.append(leaf)
+        else:
+            traced.append(Tensor(graph.add_input(spec.type, spec.name or param), graph))
+    args, kwargs = signature.to_call(unflatten(tree, traced))
+    with building(graph):
+        result = fn(*args, **kwargs)
+        out_leaves, out_tree = flatten(result)
+        nodes: list[Node] = []
+        out_plan = [_output(leaf, graph, nodes) for leaf in out_leaves]
+    graph.set_outputs(nodes)
+    graph.finish()
+    in_plan = tuple(spec if spec is not None else leaf_key(leaf) for leaf, spec in zip(leaves, specs))
+    return ConcreteFunction(name, signature, graph, tree, in_plan, out_tree, tuple(out_plan))
+
+
+def _output(leaf: Any, graph: Graph, nodes: list[Node]) -> int | Static:
+    """Where one returned leaf comes from: a graph output index, or a static value."""
+    if isinstance(leaf, Tensor):
+        node = leaf.node
+    elif is_variable(leaf):
+        node = as_node(leaf, graph)
+    elif isinstance(leaf, _NUMBERS):
+        node = as_node(leaf, graph)
+    else:
+        return Static(leaf)
+    nodes.append(node)
+    return len(nodes) - 1
+
+
+def _leaf_param_names(tree: TreeDef, names: tuple[str, ...]) -> list[str]:
+    """The parameter each flattened leaf belongs to (graph inputs are named after it)."""
+    result: list[str] = []
+    for child, name in zip(tree.children, names):
+        result.extend([name] * child.num_leaves)
+    return result
