@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint fuzz bench bench-quick clean
+.PHONY: run test lint fuzz golden bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(STAMP)
 
 fuzz: $(STAMP)
 	$(PY) -m pytest -m slow
+
+golden: $(STAMP)
+	$(PY) -m tests.autograph.test_golden --update
 
 bench: $(STAMP)
 	$(PY) -m bench.run
