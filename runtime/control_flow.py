@@ -1,10 +1,232 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""cond and while_loop: tensor-dependent control flow as graph nodes.
+
+A Tensor predicate traces each branch once into its own subgraph
+(`Graph("cond_true", parent=...)`); the result is one "cond" node whose
+inputs are the predicate and the outer tensors the branches captured, read
+with "getitem" nodes. A while loop traces its test and body once (twice when
+a loop variable's shape changes and must be generalised) into one "while"
+node. Concrete predicates and loops outside a trace simply run in Python.
+
+Leaves of branch results and loop variables are Tensors, concrete values
+(which become constants), or objects that stage as a Tensor: anything with
+`__autograph_tensor__()` (a Variable is read; a TensorArray gives its handle)
+and, to come back as the same kind of object, `__autograph_rebuild__(tensor)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from runtime.errors import StagingError
+from runtime.graph import Graph, Node
+from runtime.ops.registry import OPS, Op, register
+from runtime.origin import user_origin
+from runtime.structure import TreeDef, flatten, unflatten
+from runtime.tensor import Tensor, constant_node
+from runtime.trace_context import building, current_graph
+from runtime.types import TensorType, merge_shapes
+
+__all__ = ["cond", "while_loop", "leaf_names", "stage_leaf", "outer_inputs"]
 
 
+def _structural(*args: Any, **attrs: Any) -> Any:
+    raise AssertionError("cond/while nodes are run by the compiler and interpreter, not by impl")
 
-def cond(*args, **kwargs):
-    raise NotImplementedError("cond is not built yet")
+
+def _getitem_infer(types, attrs):
+    return types[0][attrs["index"]]
 
 
-def while_loop(*args, **kwargs):
-    raise NotImplementedError("while_loop is not built yet")
+def _register(op: Op) -> Op:
+    return OPS[op.name] if op.name in OPS else register(op)
+
+
+_register(Op("cond", infer=_structural, impl=_structural))
+_register(Op("while", infer=_structural, impl=_structural))
+_register(Op(
+    "getitem", infer=_getitem_infer, impl=lambda value, index: value[index],
+    emit=lambda args, attrs: f"{args[0]}[{attrs['index']}]",
+))
+
+
+# -- leaves ------------------------------------------------------------------
+def stage_leaf(value: Any, graph: Graph, what: str) -> Node:
+    """The node carrying one leaf inside `graph` (call under `building(graph)`)."""
+    if hasattr(value, "__autograph_tensor__") and not isinstance(value, Tensor):
+        value = value.__autograph_tensor__()
+    if isinstance(value, Tensor):
+        return graph.own(value.node)
+    array = np.asarray(value)
+    if array.dtype == object:
+        raise StagingError(
+            f"{_where()}{what} is a {type(value).__name__}, which cannot be carried through "
+            f"tensor-dependent control flow; use tensors, NumPy values or Python numbers."
+        )
+    return constant_node(array, graph)
+
+
+def leaf_names(tree: TreeDef, names: Sequence[str] | None, default: str) -> list[str]:
+    """A readable name per leaf: `names[i]` for the top-level items when they line up."""
+    if names and tree.kind in ("tuple", "list") and len(tree.children) == len(names):
+        result = []
+        for name, child in zip(names, tree.children):
+            count = child.num_leaves
+            result += [name] if count == 1 else [f"{name}[{k}]" for k in range(count)]
+        return result
+    if names and len(names) == 1 and tree.kind == "leaf":
+        return [names[0]]
+    count = tree.num_leaves
+    return [default] if count == 1 else [f"{default} {k}" for k in range(count)]
+
+
+def outer_inputs(subgraphs: Sequence[Graph]) -> list[Node]:
+    """The enclosing graph's nodes that the subgraphs captured, each once."""
+    seen: dict[Node, None] = {}
+    for sub in subgraphs:
+        for capture in sub.captures.values():
+            seen.setdefault(capture.attrs["outer"], None)
+    return list(seen)
+
+
+def _where() -> str:
+    origin = user_origin(3)
+    return f"{origin}: " if origin is not None else ""
+
+
+def _rebuild(template: Any, tensor: Tensor) -> Any:
+    if hasattr(template, "__autograph_rebuild__"):
+        return template.__autograph_rebuild__(tensor)
+    return tensor
+
+
+def _as_tensor(value: Any) -> Any:
+    if isinstance(value, Tensor) or not hasattr(value, "__autograph_tensor__"):
+        return value
+    if current_graph() is None:
+        return value
+    return value.__autograph_tensor__()
+
+
+# -- cond --------------------------------------------------------------------
+def cond(
+    pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any],
+    *, names: Sequence[str] | None = None,
+) -> Any:
+    """`true_fn()` if pred else `false_fn()`; staged as one "cond" node when pred is a Tensor."""
+    pred = _as_tensor(pred)
+    if not isinstance(pred, Tensor):
+        return true_fn() if pred else false_fn()
+    graph = current_graph()
+    if graph is None:
+        raise StagingError(f"{_where()}a Tensor predicate was used outside of a trace")
+    pred_node = graph.own(pred.node)
+    if pred.shape is not None and int(np.prod([d or 1 for d in pred.shape])) != 1:
+        raise StagingError(
+            f"{_where()}the condition of a tensor-dependent if must be a scalar, but it is "
+            f"{pred.type}; reduce it first, e.g. with np.any(...) or np.all(...)."
+        )
+    branches = [_trace_branch(name, fn, graph) for name, fn in (("cond_true", true_fn), ("cond_false", false_fn))]
+    (true_graph, true_leaves, true_tree, true_nodes), (false_graph, false_leaves, false_tree, false_nodes) = branches
+    if true_tree != false_tree:
+        raise StagingError(
+            f"{_where()}the branches of a tensor-dependent if return different structures: "
+            f"{true_tree} in the true branch and {false_tree} in the false branch. Make both "
+            f"branches produce the same variables with the same nesting."
+        )
+    labels = leaf_names(true_tree, names, "the result")
+    types = _merge_branch_types(labels, true_nodes, false_nodes)
+    true_graph.set_outputs([n for n in true_nodes if n is not None])
+    false_graph.set_outputs([n for n in false_nodes if n is not None])
+    true_graph.finish()
+    false_graph.finish()
+    inputs = (pred_node, *outer_inputs([true_graph, false_graph]))
+    node = graph.add_node(
+        "cond", inputs, {"true": true_graph, "false": false_graph}, tuple(t for t in types if t is not None),
+        user_origin(2),
+    )
+    results, index = [], 0
+    for label, leaf, node_type in zip(labels, true_leaves, types):
+        if node_type is None:
+            results.append(None)
+            continue
+        item = graph.add_node("getitem", (node,), {"index": index}, node_type, node.origin, name=_hint(label))
+        results.append(_rebuild(leaf, Tensor(item, graph)))
+        index += 1
+    return unflatten(true_tree, results)
+
+
+def _hint(label: str) -> str:
+    return label if label.isidentifier() else "cond"
+
+
+def _trace_branch(name: str, fn: Callable[[], Any], parent: Graph):
+    sub = Graph(name, parent=parent)
+    with building(sub):
+        result = fn()
+        leaves, tree = flatten(result)
+        nodes = [None if leaf is None else stage_leaf(leaf, sub, "a branch result") for leaf in leaves]
+    return sub, leaves, tree, nodes
+
+
+def _merge_branch_types(labels, true_nodes, false_nodes) -> list[TensorType | None]:
+    types: list[TensorType | None] = []
+    for label, a, b in zip(labels, true_nodes, false_nodes):
+        if a is None and b is None:
+            types.append(None)
+            continue
+        if a is None or b is None:
+            side = "true" if a is None else "false"
+            raise StagingError(
+                f"{_where()}'{label}' is None in the {side} branch of a tensor-dependent if but a "
+                f"tensor in the other; give it a value in both branches."
+            )
+        if a.type.dtype != b.type.dtype:
+            common = np.result_type(a.type.dtype, b.type.dtype)
+            raise StagingError(
+                f"{_where()}'{label}' is {a.type} in the true branch but {b.type} in the false "
+                f"branch of a tensor-dependent if; both branches must give it the same dtype. "
+                f"Cast it in both, e.g. {label}.astype(np.{common.name})."
+            )
+        types.append(TensorType(a.type.dtype, merge_shapes(a.type.shape, b.type.shape)))
+    return types
+
+
+# -- while_loop --------------------------------------------------------------
+def while_loop(
+    cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Sequence[Any],
+    *, maximum_iterations: int | None = None, shape_invariants: Any = None,
+    names: Sequence[str] | None = None,
+) -> tuple:
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; one "while" node in a trace."""
+    if not isinstance(loop_vars, (tuple, list)):
+        raise TypeError(f"loop_vars must be a tuple or list, not {type(loop_vars).__name__}")
+    graph = current_graph()
+    if graph is None:
+        return _python_loop(cond, body, tuple(loop_vars), maximum_iterations)
+    if isinstance(maximum_iterations, Tensor):
+        raise StagingError(
+            f"{_where()}maximum_iterations must be a Python int; a Tensor bound can be folded "
+            f"into the loop condition instead (add a counter loop variable)."
+        )
+    from runtime.loop_tracing import stage_while
+
+    return stage_while(graph, cond, body, tuple(loop_vars), maximum_iterations, shape_invariants, names)
+
+
+def _python_loop(cond, body, loop_vars: tuple, maximum_iterations) -> tuple:
+    iterations = 0
+    while (maximum_iterations is None or iterations < maximum_iterations) and cond(*loop_vars):
+        loop_vars = _as_tuple(body(*loop_vars), len(loop_vars))
+        iterations += 1
+    return loop_vars
+
+
+def _as_tuple(result: Any, count: int) -> tuple:
+    if isinstance(result, (tuple, list)) and not hasattr(result, "_fields"):
+        return tuple(result)
+    if count == 1:
+        return (result,)
+    raise StagingError(f"the loop body must return {count} loop variables, got {result!r}")

@@ -1,0 +1,162 @@
+"""compile_graph: a Graph becomes one Python function over NumPy.
+
+The graph is optimised (`runtime.optimize`), printed as source
+(`runtime.codegen`), registered in `linecache` under its own file name so
+tracebacks and `inspect` show the generated lines, and wrapped in a tiny
+generated entry function that checks each input's dtype and shape against the
+graph's input types. The check is specialised per input (an identity test on
+the dtype, a tuple compare on the shape) so a call costs a few hundred
+nanoseconds on top of the NumPy work.
+
+    >>> fn = compile_graph(graph)        # cached on the graph
+    >>> fn(np.float32([1, 2, 3, 4]))     # list of outputs, 0-d ones as NumPy scalars
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+from typing import Any
+
+import numpy as np
+
+from runtime.codegen import generate_source
+from runtime.errors import InvalidArgumentError
+from runtime.graph import Graph
+from runtime.origin import register_source_map
+from runtime.types import TensorType
+
+__all__ = ["CompiledGraph", "compile_graph", "to_source", "output_value"]
+
+_FILE_NUMBERS = itertools.count(1)
+
+
+class CompiledGraph:
+    """A graph compiled to Python: call it with the flat inputs, get the list of outputs."""
+
+    __slots__ = ("graph", "source", "filename", "function", "_entry")
+
+    def __init__(self, graph: Graph, source: str, filename: str, function: Any, entry: Any) -> None:
+        self.graph = graph
+        self.source = source
+        self.filename = filename
+        self.function = function
+        self._entry = entry
+
+    def __call__(self, *args: Any) -> list:
+        return self._entry(*args)
+
+    def __repr__(self) -> str:
+        return f"<CompiledGraph {self.graph.name} from {self.filename}>"
+
+
+def compile_graph(graph: Graph, optimize: bool = True) -> CompiledGraph:
+    """The compiled form of `graph`, built once per graph and optimisation setting."""
+    cache = graph.__dict__.setdefault("_compiled", {})
+    compiled = cache.get(optimize)
+    if compiled is None:
+        target = graph
+        if optimize:
+            from runtime.optimize import optimize as run_passes
+
+            target = run_passes(graph)
+        compiled = _build(graph, target)
+        cache[optimize] = compiled
+    return compiled
+
+
+def to_source(graph: Graph, optimize: bool = True) -> str:
+    """The generated Python source of `graph` (what `compile_graph` runs)."""
+    return compile_graph(graph, optimize).source
+
+
+def _register(filename: str, source: str) -> None:
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def _build(original: Graph, graph: Graph) -> CompiledGraph:
+    generated = generate_source(graph)
+    filename = f"autograph_graph_{generated.name}_{next(_FILE_NUMBERS)}.py"
+    _register(filename, generated.source)
+    register_source_map(filename, generated.line_origins)
+    namespace = dict(generated.globals)
+    exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own code
+    function = namespace[generated.name]
+    entry = _make_entry(graph, generated.params, function)
+    return CompiledGraph(original, generated.source, filename, function, entry)
+
+
+# -- the entry function: input checks and output conversion -----------------
+def _shape_test(arg: str, shape: tuple[int | None, ...] | None, index: int) -> str | None:
+    if shape is None:
+        return None
+    if None not in shape:
+        return f"{arg}.shape != _S{index}"
+    tests = [f"len({arg}.shape) != {len(shape)}"]
+    tests += [f"{arg}.shape[{i}] != {d}" for i, d in enumerate(shape) if d is not None]
+    return " or ".join(tests)
+
+
+def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
+    args = [f"a{i}" for i in range(len(params))]
+    namespace: dict[str, Any] = {
+        "_fn": function, "_ndarray": np.ndarray, "_check": _checker(graph), "_scalar": output_value,
+    }
+    lines = [f"def entry({', '.join(args)}):"]
+    for index, (arg, node) in enumerate(zip(args, graph.inputs)):
+        type_ = node.type
+        if type_.dtype == object:
+            continue
+        namespace[f"_D{index}"] = type_.dtype
+        namespace[f"_S{index}"] = type_.shape
+        tests = [f"{arg}.__class__ is not _ndarray", f"{arg}.dtype is not _D{index}"]
+        shape_test = _shape_test(arg, type_.shape, index)
+        if shape_test is not None:
+            tests.append(shape_test)
+        lines.append(f"    if {' or '.join(tests)}:")
+        lines.append(f"        {arg} = _check({index}, {arg})")
+    scalars = [i for i, out in enumerate(graph.outputs) if _may_be_scalar(out.type)]
+    call = f"_fn({', '.join(args)})"
+    if not scalars:
+        lines.append(f"    return {call}")
+    else:
+        lines.append(f"    out = {call}")
+        lines += [f"    out[{i}] = _scalar(out[{i}])" for i in scalars]
+        lines.append("    return out")
+    exec(compile("\n".join(lines) + "\n", f"<entry of {graph.name}>", "exec"), namespace)  # noqa: S102
+    return namespace["entry"]
+
+
+def _may_be_scalar(type_: Any) -> bool:
+    return isinstance(type_, TensorType) and type_.dtype != object and (type_.rank in (0, None))
+
+
+def output_value(value: Any) -> Any:
+    """0-d results as NumPy scalars (np.int64(2)), whatever produced them."""
+    if value.__class__ is np.ndarray:
+        return value[()] if value.ndim == 0 else value
+    if isinstance(value, np.generic):
+        return value
+    array = np.asarray(value)
+    return array[()] if array.ndim == 0 else array
+
+
+def _checker(graph: Graph):
+    """The slow path of the input check: convert, compare, and explain a mismatch."""
+    inputs = list(graph.inputs)
+
+    def check(index: int, value: Any) -> Any:
+        node = inputs[index]
+        array = value if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value)
+        type_: TensorType = node.type  # type: ignore[assignment]
+        if type_.is_compatible_with(array.dtype, array.shape):
+            return array
+        given = TensorType(array.dtype, array.shape)
+        raise InvalidArgumentError(
+            f"input {node.name!r} of graph {graph.name!r} expects {type_} but was given "
+            f"{given}; pass a value of that dtype and shape (None dimensions match any size), "
+            f"for example np.asarray(value, dtype=np.{type_.dtype.name})."
+        )
+
+    return check
