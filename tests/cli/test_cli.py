@@ -1,0 +1,80 @@
+"""The real `autograph` console script, run in a subprocess on fixtures/cli."""
+
+from __future__ import annotations
+
+import shutil
+
+from tests.cli.conftest import FIXTURES, SCRIPT
+
+
+def test_console_script_is_installed():
+    assert SCRIPT.exists(), "pip install -e . creates the autograph console script"
+
+
+def test_help_lists_commands_and_examples(cli):
+    done = cli("--help")
+    assert done.returncode == 0
+    assert b"convert" in done.stdout and b"graph" in done.stdout
+    convert_help = cli("convert", "--help").stdout.decode()
+    assert "examples:" in convert_help and "never imports" in convert_help
+    graph_help = cli("graph", "--help").stdout.decode()
+    assert "IMPORTS the module" in graph_help and "float32[None,3]" in graph_help
+
+
+def test_usage_errors_exit_2(cli):
+    assert cli().returncode == 2
+    assert cli("convert").returncode == 2
+    assert cli("convert", "x.py", "--bogus").returncode == 2
+    done = cli("graph", "no_colon_here")
+    assert done.returncode == 2
+    assert b"MODULE:FUNCTION" in done.stderr
+    done = cli("graph", "m.py:f", "--arg", "float32[3,x]")
+    assert done.returncode == 2 and b"bad dimension 'x'" in done.stderr
+
+
+def test_syntax_error_is_file_line_and_exit_1(cli):
+    path = FIXTURES / "syntax_error.py"
+    done = cli("convert", str(path))
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert done.stderr.decode().startswith(f"{path}:6: syntax error:")
+
+
+def test_undecodable_bytes_are_a_clear_error(cli):
+    path = FIXTURES / "bad_bytes.py"
+    done = cli("convert", str(path))
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith(f"{path}:6: cannot decode byte 0xe9 as utf-8")
+    assert b"coding" in done.stderr
+
+
+def test_missing_file_exits_1(cli, tmp_path):
+    done = cli("convert", str(tmp_path / "nope.py"))
+    assert done.returncode == 1
+    assert b"cannot read" in done.stderr
+
+
+def test_graph_to_svg_without_graphviz_says_how_to_install(cli, tmp_path):
+    target = tmp_path / "g.svg"
+    done = cli("graph", f"{FIXTURES / 'loop.py'}:plain", "--arg", "float32[None,3]",
+               "-o", str(target), env={"PATH": str(tmp_path)})
+    assert done.returncode == 1
+    assert b"Install Graphviz" in done.stderr and b".dot" in done.stderr
+    assert not target.exists()
+
+
+def test_graph_of_plain_function_to_dot_and_svg(cli, tmp_path):
+    spec = f"{FIXTURES / 'loop.py'}:plain"
+    done = cli("graph", spec, "--arg", "float32[None,3]")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode()
+    assert text.startswith('digraph "plain"')
+    assert 'label="multiply\\nfloat32[None, 3]"' in text
+    assert "loop.py:20  return x * 2 + 1" in text
+    svg = tmp_path / "g.svg"
+    done = cli("graph", spec, "--arg", "float32[None,3]", "-o", str(svg))
+    if shutil.which("dot") is None:  # the test above covers the error
+        assert done.returncode == 1
+        return
+    assert done.returncode == 0, done.stderr
+    assert "<svg" in svg.read_text() and "loop.py:20" in svg.read_text()

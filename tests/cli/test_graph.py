@@ -1,0 +1,69 @@
+"""`autograph graph`: input specs, loading the target, DOT output in-process."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from autograph.cli import main
+from autograph.cli.graph import UsageError, parse_spec
+from autograph.tracing.spec import TensorSpec
+from tests.cli.conftest import FIXTURES
+
+
+@pytest.mark.parametrize(
+    ("text", "shape", "dtype"),
+    [
+        ("float32[None,3]", (None, 3), np.float32),
+        ("float32[?, 3]", (None, 3), np.float32),
+        ("int64[]", (), np.int64),
+        ("bool[2,2]", (2, 2), np.bool_),
+        ("float64", None, np.float64),
+    ],
+)
+def test_tensor_specs(text, shape, dtype):
+    spec = parse_spec(text)
+    assert isinstance(spec, TensorSpec)
+    assert spec.shape == shape
+    assert np.dtype(spec.dtype) == np.dtype(dtype)
+
+
+def test_literals_are_constants_and_garbage_is_a_usage_error():
+    assert parse_spec("3") == 3
+    assert parse_spec("True") is True
+    assert parse_spec("'mean'") == "mean"
+    with pytest.raises(UsageError, match="dtype\\[dims\\]"):
+        parse_spec("floaty[3]")
+    with pytest.raises(UsageError, match="bad dimension"):
+        parse_spec("float32[3, -1]")
+
+
+def run(*argv: str):
+    out, err = io.StringIO(), io.StringIO()
+    return main(list(argv), None, out, err), out.getvalue(), err.getvalue()
+
+
+def test_module_by_dotted_name_and_method_path(monkeypatch):
+    monkeypatch.chdir(FIXTURES.parent.parent)
+    status, out, err = run("graph", "fixtures.cli.loop:plain", "--arg", "int64[4]")
+    assert status == 0, err
+    assert "int64[4]" in out and "multiply" in out
+
+
+def test_missing_attribute_and_module_are_usage_errors(capsys):
+    for target in (f"{FIXTURES / 'loop.py'}:nope", "no_such_module_xyz:f"):
+        with pytest.raises(SystemExit) as info:
+            run("graph", target)
+        assert info.value.code == 2
+    assert "no_such_module_xyz" in capsys.readouterr().err
+
+
+def test_dot_file_output_needs_no_graphviz(tmp_path):
+    target = tmp_path / "g.dot"
+    status, out, err = run("graph", f"{FIXTURES / 'loop.py'}:plain", "--arg", "float32[3]",
+                           "--output", str(target))
+    assert (status, out) == (0, "")
+    assert target.read_text().startswith('digraph "plain"')
+    assert f"wrote {target}" in err
