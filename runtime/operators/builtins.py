@@ -2,13 +2,128 @@
 
 `OVERRIDES` maps a builtin to its operator; `converted_call` calls the
 operator instead of the builtin. Each operator falls back to the builtin when
-no argument is staged, so Python mode is unchanged.
+no argument is staged, so Python mode is unchanged. `print` is not here: in
+converted code it stays Python's print (it runs while tracing; ag.print runs
+with the graph).
 """
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["OVERRIDES"]
+import numpy as np
 
-OVERRIDES: dict[object, Callable] = {}
+from runtime.backend import get_backend
+
+__all__ = ["OVERRIDES", "len_", "range_", "abs_", "int_", "float_", "bool_", "min_", "max_",
+           "enumerate_", "zip_"]
+
+
+def _staged(value: object) -> bool:
+    backend = get_backend(value)
+    return (
+        backend.is_staged(value)
+        or backend.is_tensor_array(value)
+        or bool(getattr(value, "__autograph_staged_iterable__", False))
+    )
+
+
+def len_(value: Any) -> Any:
+    """len: the static first dimension when known, else the staged one."""
+    from runtime.operators.staged_lists import StagedList
+
+    backend = get_backend(value)
+    if backend.is_tensor_array(value):
+        return value.size()
+    if isinstance(value, StagedList):
+        return value.array.size()
+    if backend.is_staged(value) or isinstance(value, _iterables().StagedIterable):
+        return _iterables().as_staged_iterable(value).staged_length()
+    return builtins.len(value)
+
+
+def range_(*args: Any) -> Any:
+    """range with a staged bound is ag.range (one staged loop)."""
+    if any(_staged(a) for a in args):
+        from runtime.ranges import range_ as staged_range
+
+        return staged_range(*args)
+    return builtins.range(*args)
+
+
+def abs_(value: Any) -> Any:
+    return np.abs(value) if _staged(value) else builtins.abs(value)
+
+
+def _cast(builtin: Callable, dtype: type) -> Callable:
+    def cast(value: Any = 0, *args: Any) -> Any:
+        if not args and get_backend(value).is_staged(value):
+            return value if value.dtype == dtype else value.astype(dtype)
+        return builtin(value, *args)
+
+    cast.__name__ = f"{builtin.__name__}_"
+    cast.__doc__ = f"{builtin.__name__}(t) on a Tensor: a cast to {np.dtype(dtype).name}."
+    return cast
+
+
+int_ = _cast(builtins.int, np.int64)
+float_ = _cast(builtins.float, np.float64)
+bool_ = _cast(builtins.bool, np.bool_)
+
+
+def _extreme(builtin: Callable, pairwise: Callable, reduce: Callable) -> Callable:
+    def extreme(*args: Any, **kwargs: Any) -> Any:
+        if kwargs or not any(_staged(a) for a in args):
+            return builtin(*args, **kwargs)
+        if len(args) == 1:
+            return reduce(args[0], axis=0)
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(result, arg)
+        return result
+
+    extreme.__name__ = f"{builtin.__name__}_"
+    extreme.__doc__ = f"{builtin.__name__} over Tensors: elementwise, or along the first axis."
+    return extreme
+
+
+min_ = _extreme(builtins.min, np.minimum, np.min)
+max_ = _extreme(builtins.max, np.maximum, np.max)
+
+
+def enumerate_(iterable: Any, start: Any = 0) -> Any:
+    """enumerate over a staged iterable: iterated by one staged loop."""
+    if _staged(iterable):
+        module = _iterables()
+        return module.EnumerateIterable(module.as_staged_iterable(iterable), start)
+    return builtins.enumerate(iterable, start)
+
+
+def zip_(*iterables: Any) -> Any:
+    """zip with any staged argument: iterated by one staged loop, as long as the shortest."""
+    if any(_staged(it) for it in iterables):
+        module = _iterables()
+        return module.ZipIterable([module.as_staged_iterable(it) for it in iterables])
+    return builtins.zip(*iterables)
+
+
+def _iterables():
+    from runtime.operators import staged_iterables
+
+    return staged_iterables
+
+
+OVERRIDES: dict[object, Callable] = {
+    builtins.len: len_,
+    builtins.range: range_,
+    builtins.abs: abs_,
+    builtins.int: int_,
+    builtins.float: float_,
+    builtins.bool: bool_,
+    builtins.min: min_,
+    builtins.max: max_,
+    builtins.enumerate: enumerate_,
+    builtins.zip: zip_,
+}

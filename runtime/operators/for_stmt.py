@@ -20,7 +20,11 @@ __all__ = ["for_stmt"]
 def _is_staged_iterable(iterable: object) -> bool:
     if isinstance(iterable, Tensor):
         return True
-    return bool(getattr(iterable, "__autograph_staged_iterable__", False))
+    if getattr(iterable, "__autograph_staged_iterable__", False):
+        return True
+    from runtime.backend import get_backend
+
+    return get_backend(iterable).is_tensor_array(iterable)
 
 
 def for_stmt(

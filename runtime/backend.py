@@ -1,0 +1,144 @@
+"""The backend interface the operators stage through.
+
+Operators (`runtime/operators/staged_*.py`) never touch the graph directly:
+they ask a `Backend` whether a value is staged, and ask it to stage a cond, a
+while loop, a TensorArray, a constant or an assert. The embedded NumPy graph
+(`NumpyGraphBackend`) is the default and the only one today; another tracing
+engine (JAX's tracers) plugs in by implementing this Protocol and being
+returned from `get_backend()` for its values.
+
+Math on staged values goes through NumPy itself (`np.logical_and(t, u)`,
+`t[i]`, `np.arange(...)`): every backend's values implement NumPy's
+dispatch protocols, so that part needs no method here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from runtime.types import TensorType
+
+__all__ = ["Backend", "NumpyGraphBackend", "get_backend"]
+
+
+class Backend(Protocol):
+    """What staged control flow needs from a tracing engine."""
+
+    def is_staged(self, value: object) -> bool:
+        """Whether `value` is symbolic in this backend (its value known only at run time)."""
+
+    def is_tracing(self) -> bool:
+        """Whether operations are being recorded right now."""
+
+    def type_of(self, value: Any) -> TensorType:
+        """The dtype and shape of a staged value."""
+
+    def constant(self, value: Any, dtype: Any = None) -> Any:
+        """A concrete value as a staged value of the current trace."""
+
+    def stage_cond(
+        self, pred: Any, true_fn: Callable[[], Sequence], false_fn: Callable[[], Sequence],
+        names: Sequence[str],
+    ) -> tuple:
+        """Both branches traced once; returns the staged outputs (flat tuple)."""
+
+    def stage_while(
+        self, cond: Callable[..., Any], body: Callable[..., Sequence], loop_vars: Sequence,
+        maximum_iterations: Any, shape_invariants: Sequence | None, names: Sequence[str],
+    ) -> tuple:
+        """The loop body traced once; returns the loop variables after the loop (flat tuple)."""
+
+    def make_tensor_array(self, dtype: Any, size: Any = 0, dynamic_size: bool = False,
+                          element_shape: Any = None) -> Any:
+        """A staged array of tensors (written in loops, stacked after)."""
+
+    def is_tensor_array(self, value: object) -> bool:
+        """Whether `value` is this backend's TensorArray."""
+
+    def stage_assert(self, cond: Any, message: str, origin: Any) -> None:
+        """An effectful check that raises InvalidArgumentError when the graph runs."""
+
+    def discovery_scope(self) -> Any:
+        """A context in which recording goes to a throwaway graph (to learn types)."""
+
+    def placeholder(self, type_: TensorType) -> Any:
+        """A staged value of `type_` in the current (discovery) graph."""
+
+
+class NumpyGraphBackend:
+    """The embedded NumPy graph (`runtime.graph`, `runtime.control_flow`)."""
+
+    def is_staged(self, value: object) -> bool:
+        from runtime.tensor import Tensor
+
+        return isinstance(value, Tensor)
+
+    def is_tracing(self) -> bool:
+        from runtime.trace_context import is_tracing
+
+        return is_tracing()
+
+    def type_of(self, value: Any) -> TensorType:
+        return value.type
+
+    def constant(self, value: Any, dtype: Any = None) -> Any:
+        from runtime.tensor import Tensor, constant_node
+        from runtime.trace_context import current_graph
+
+        graph = current_graph()
+        array = np.asarray(value) if dtype is None else np.asarray(value, dtype=dtype)
+        return Tensor(constant_node(array, graph), graph)
+
+    def stage_cond(self, pred, true_fn, false_fn, names):
+        from runtime.control_flow import cond
+
+        return tuple(cond(pred, true_fn, false_fn, names=tuple(names)))
+
+    def stage_while(self, cond, body, loop_vars, maximum_iterations, shape_invariants, names):
+        from runtime.control_flow import while_loop
+
+        result = while_loop(
+            cond, body, tuple(loop_vars), maximum_iterations=maximum_iterations,
+            shape_invariants=shape_invariants, names=tuple(names),
+        )
+        return tuple(result)
+
+    def make_tensor_array(self, dtype, size=0, dynamic_size=False, element_shape=None):
+        from runtime.tensor_array import TensorArray
+
+        return TensorArray(dtype, size=size, dynamic_size=dynamic_size, element_shape=element_shape)
+
+    def is_tensor_array(self, value: object) -> bool:
+        from runtime.tensor_array import TensorArray
+
+        return isinstance(TensorArray, type) and isinstance(value, TensorArray)
+
+    def stage_assert(self, cond, message, origin) -> None:
+        from runtime.effects import staged_assert_op
+
+        staged_assert_op(cond, message, origin)
+
+    def discovery_scope(self):
+        from runtime.graph import Graph
+        from runtime.trace_context import building, current_graph
+
+        return building(Graph("discovery", parent=current_graph()))
+
+    def placeholder(self, type_: TensorType) -> Any:
+        from runtime.tensor import Tensor
+        from runtime.trace_context import current_graph
+
+        graph = current_graph()
+        return Tensor(graph.add_input(type_, "probe"), graph)
+
+
+_DEFAULT = NumpyGraphBackend()
+
+
+def get_backend(value: object = None) -> Backend:
+    """The backend that owns `value` (today always the embedded NumPy graph)."""
+    del value
+    return _DEFAULT

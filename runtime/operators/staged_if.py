@@ -1,0 +1,220 @@
+"""Staged `if` and `a if c else b`: one cond with both branches traced once.
+
+Each branch runs from the same starting state (`set_state(initial)`, then
+the branch, then `get_state()`); the first `nouts` names are the outputs.
+Leaves of the outputs are matched between the branches (see staged_state):
+
+- Tensors, and Python numbers that differ between the branches, become cond
+  outputs (numbers as constants with NumPy's default dtypes);
+- Python values equal in both branches stay Python (a flag set to the same
+  value on both sides stays a Python bool);
+- a name bound in one branch only, a None against a Tensor, different
+  structures or dtypes: a StagingError naming the variable, the user's line
+  and the fix. The converter's return value (`retval...`) bound in one branch
+  only is filled with zeros in the other, where it is never read — when the
+  branch that binds it is traced first (the true branch).
+
+The cond traces the branches in order; whichever runs second checks itself
+against the first, so errors are raised while tracing, before the cond exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from runtime.backend import Backend, get_backend
+from runtime.operators.staged_state import (
+    FlatState,
+    describe,
+    is_return_value,
+    leaf_kind,
+    rule_error,
+    same_python_value,
+    type_of_leaf,
+    zeros_like_type,
+)
+from runtime.origin import Origin, user_origin
+
+__all__ = ["staged_if", "staged_if_exp"]
+
+_BRANCH = {True: "true branch", False: "false branch"}
+
+
+def staged_if(
+    cond: Any,
+    body: Callable[[], None],
+    orelse: Callable[[], None],
+    get_state: Callable[[], tuple],
+    set_state: Callable[[tuple], None],
+    names: tuple[str, ...],
+    nouts: int,
+) -> None:
+    """Stage an if statement whose condition is a Tensor."""
+    origin = user_origin()
+    initial = get_state()
+    lengths = _list_lengths(initial)
+
+    def run(branch: Callable[[], None]) -> Callable[[], tuple]:
+        def outputs() -> tuple:
+            set_state(initial)
+            branch()
+            _check_lists(names, initial, lengths, origin)
+            return get_state()[:nouts]
+
+        return outputs
+
+    results = _stage_branches(cond, run(body), run(orelse), tuple(names[:nouts]), origin, "if")
+    set_state(tuple(results) + tuple(initial[nouts:]))
+
+
+def staged_if_exp(
+    cond: Any, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str
+) -> object:
+    """Stage `a if cond else b` whose condition is a Tensor."""
+    origin = user_origin()
+    (result,) = _stage_branches(
+        cond, lambda: (if_true(),), lambda: (if_false(),), (expr_repr,), origin, "conditional expression"
+    )
+    return result
+
+
+class _Branches:
+    """What the branch traced first produced; the second one is checked against it."""
+
+    def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend) -> None:
+        self.names, self.origin, self.what, self.backend = names, origin, what, backend
+        self.first: tuple[bool, FlatState] | None = None
+        self.second: FlatState | None = None
+        self.kinds: list[str] = []
+
+    def traced(self, side: bool, fn: Callable[[], tuple]) -> Callable[[], tuple]:
+        def branch() -> tuple:
+            state = FlatState.of(self.names, tuple(fn()), self.backend)
+            if self.first is None:
+                self.first = (side, state)
+                self.kinds = [leaf_kind(v, self.backend) for v in state.leaves]
+                return tuple(self._first_outputs(state))
+            self.second = state
+            return tuple(self._second_outputs(side, state))
+
+        return branch
+
+    def _first_outputs(self, state: FlatState) -> list:
+        out = []
+        for kind, value in zip(self.kinds, state.leaves):
+            if kind == "staged":
+                out.append(value)
+            elif kind == "number":
+                out.append(self.backend.constant(value))
+        return out
+
+    def _second_outputs(self, side: bool, state: FlatState) -> list:
+        first_side, first = self.first
+        name = first.mismatched_name(state)
+        if name is not None:
+            raise self._error(
+                f"'{name}' has a different structure in the two branches of a tensor-dependent "
+                f"{self.what} ({first.tree_of(name)} in the {_BRANCH[first_side]}, "
+                f"{state.tree_of(name)} in the {_BRANCH[side]})",
+                f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
+            )
+        out = []
+        for i, (kind, value) in enumerate(zip(self.kinds, state.leaves)):
+            produced = self._leaf_output(i, kind, first.leaves[i], value, first_side, side, state.owners[i])
+            if produced is not _NO_OUTPUT:
+                out.append(produced)
+        return out
+
+    def _leaf_output(self, i, kind, before, value, first_side, side, name) -> object:
+        second_kind = leaf_kind(value, self.backend)
+        if kind in ("staged", "number"):
+            if second_kind in ("staged", "number"):
+                self._check_types(name, before, value, first_side, side)
+                return value if second_kind == "staged" else self.backend.constant(value)
+            if second_kind == "undefined" and is_return_value(name):
+                return zeros_like_type(type_of_leaf(before, self.backend), self.backend)
+            if second_kind == "undefined":
+                raise self._undefined(name, first_side)
+            raise self._mixed(name, before, first_side, value, side)
+        if kind == "undefined":
+            if second_kind == "undefined":
+                return _NO_OUTPUT
+            raise self._undefined(name, side)
+        if second_kind == "python" and same_python_value(before, value):
+            return _NO_OUTPUT
+        if second_kind == "undefined":
+            raise self._undefined(name, first_side)
+        raise self._mixed(name, before, first_side, value, side)
+
+    def _check_types(self, name, before, value, first_side, side) -> None:
+        a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
+        if a.dtype != b.dtype:
+            raise self._error(
+                f"'{name}' is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
+                f"{_BRANCH[side]} of a tensor-dependent {self.what}",
+                f"Give '{name}' the same dtype in both branches (for example write 0.0 rather "
+                f"than 0 for a float, or cast with .astype(np.{a.dtype})).",
+            )
+
+    def _undefined(self, name: str, defined_side: bool) -> Exception:
+        return self._error(
+            f"'{name}' is defined only in the {_BRANCH[defined_side]} of a tensor-dependent {self.what}",
+            f"Initialise '{name}' before the if (or assign it in both branches).",
+        )
+
+    def _mixed(self, name, before, first_side, value, side) -> Exception:
+        return self._error(
+            f"'{name}' is {describe(before, self.backend)} in the {_BRANCH[first_side]} and "
+            f"{describe(value, self.backend)} in the {_BRANCH[side]} of a tensor-dependent {self.what}",
+            f"Give '{name}' a Tensor (or the same Python value) in both branches; a cond cannot "
+            f"return None or a Python object on one side only.",
+        )
+
+    def _error(self, summary: str, fix: str) -> Exception:
+        return rule_error(summary, self.origin, fix)
+
+    def merge(self, outputs: tuple) -> tuple:
+        """The variables after the cond: cond outputs, or the Python values both sides agree on."""
+        _, first = self.first
+        second = self.second
+        outputs = list(outputs)
+        leaves = []
+        for kind, before, after in zip(self.kinds, first.leaves, second.leaves):
+            if kind == "staged" or (kind == "number" and not same_python_value(before, after)):
+                leaves.append(outputs.pop(0))
+            elif kind == "number":
+                outputs.pop(0)
+                leaves.append(before)
+            else:
+                leaves.append(before)
+        return first.rebuild(leaves)
+
+
+_NO_OUTPUT = object()
+
+
+def _stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
+    backend = get_backend(cond)
+    branches = _Branches(names, origin, what, backend)
+    outputs = backend.stage_cond(
+        cond, branches.traced(True, true_fn), branches.traced(False, false_fn), names
+    )
+    return branches.merge(outputs)
+
+
+def _list_lengths(values: tuple) -> dict[int, int]:
+    return {id(v): len(v) for v in values if isinstance(v, list)}
+
+
+def _check_lists(names, initial, lengths, origin) -> None:
+    """A Python list appended to inside a branch would leak one branch's tensors into both."""
+    for name, value in zip(names, initial):
+        if isinstance(value, list) and len(value) != lengths[id(value)]:
+            del value[lengths[id(value)]:]
+            raise rule_error(
+                f"the Python list '{name}' is changed in place inside a tensor-dependent if",
+                origin,
+                f"A graph cannot grow '{name}' on one path only: build a new list in both "
+                f"branches, or accumulate with ag.TensorArray.",
+            )

@@ -1,0 +1,107 @@
+"""Python lists appended to inside staged loops, carried as TensorArrays.
+
+    outputs = []
+    for x in data:                 # data: a Tensor -> one staged loop
+        outputs.append(x * 2)      # -> outputs = ag__.list_append(outputs, x * 2)
+    return np.stack(outputs)
+
+A list that is empty when a staged loop starts becomes a `StagedList` for the
+loop: a value holding a dynamically sized TensorArray, whose `append` returns
+a new StagedList (`list_append` rebinds the name). Its element type is
+learnt by tracing the loop body once into a throwaway graph (`ProbeList`
+records what is appended). After the loop, `np.stack(l)`, `len(l)`, `l[i]`
+and iterating `l` in another loop work on the staged array.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from runtime.backend import get_backend
+from runtime.errors import StagingError
+from runtime.types import TensorType
+
+__all__ = ["StagedList", "PendingList", "ProbeList"]
+
+
+@dataclasses.dataclass(frozen=True)
+class StagedList:
+    """A list value inside a trace, backed by a TensorArray (flattens to it)."""
+
+    array: Any
+
+    __autograph_staged_list__ = True
+    __autograph_staged_iterable__ = True
+
+    def append(self, element: Any) -> StagedList:
+        return StagedList(self.array.write(self.array.size(), element))
+
+    def stack(self) -> Any:
+        return self.array.stack()
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.array.read(index)
+
+    def __iter__(self):
+        # NumPy's dispatch for np.stack(l) iterates its argument looking for overrides:
+        # yielding the list itself routes np.stack to __array_function__ below.
+        yield self
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.stack and args and args[0] is self and not kwargs.get("axis"):
+            return self.stack()
+        return NotImplemented
+
+    def as_staged_iterable(self):
+        from runtime.operators.staged_iterables import TensorArrayIterable
+
+        return TensorArrayIterable(self.array)
+
+
+class PendingList:
+    """An empty Python list at the start of a staged loop, not yet typed."""
+
+    def __init__(self, original: list, name: str) -> None:
+        self.original, self.name = original, name
+
+
+class ProbeList:
+    """Stands for a PendingList while the loop body is traced to learn types."""
+
+    __autograph_staged_list__ = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.element_type: TensorType | None = None
+
+    def append(self, element: Any) -> ProbeList:
+        backend = get_backend(element)
+        if backend.is_staged(element):
+            type_ = backend.type_of(element)
+        elif isinstance(element, (bool, int, float, complex, np.generic, np.ndarray)):
+            array = np.asarray(element)
+            type_ = TensorType(array.dtype, array.shape)
+        else:
+            raise StagingError(
+                f"the list '{self.name}' is appended {type(element).__name__} values inside a "
+                f"staged loop; only Tensors and numbers can be accumulated (use ag.TensorArray)"
+            )
+        if self.element_type is not None and self.element_type.dtype != type_.dtype:
+            raise StagingError(
+                f"the list '{self.name}' is appended both {self.element_type.dtype} and "
+                f"{type_.dtype} values inside a staged loop; append one dtype only"
+            )
+        self.element_type = type_
+        return self
+
+    def staged(self) -> StagedList | None:
+        """The real StagedList for the loop, or None when nothing was appended."""
+        if self.element_type is None:
+            return None
+        array = get_backend().make_tensor_array(
+            self.element_type.dtype, size=0, dynamic_size=True, element_shape=self.element_type.shape
+        )
+        return StagedList(array)
