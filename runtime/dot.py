@@ -132,7 +132,7 @@ class _DotWriter:
         self._clusters += 1
         lines = [
             f"subgraph cluster_{self._clusters} {{",
-            f"  label={_quote(f'{owner.name}: {label}')};",
+            f"  label={_quote(f'{_display_name(owner)}: {label}')};",
             '  style="rounded,dashed"; color="#c08030"; fontname="Helvetica"; fontsize=10;',
         ]
         lines += ["  " + line for line in self.graph_body(subgraph)]
@@ -176,9 +176,16 @@ def _label(node: Node) -> str:
         head = "const " + _short_value(node.attrs.get("value"))
     elif node.op == "getitem" and "index" in node.attrs:
         head = f"getitem [{node.attrs['index']}]"
-    if node.op not in _INPUT_OPS and not re.fullmatch(re.escape(node.op) + r"_?(_\d+)?", node.name):
+    if node.op not in _INPUT_OPS and _display_name(node) != node.op:
         head = f"{head}\n{node.name}"
     return f"{head}\n{_type_str(node.type)}"
+
+
+def _display_name(node: Node) -> str:
+    """The node's name, or just its op when the name is the op's own (`while_`, `add_2`)."""
+    if re.fullmatch(re.escape(node.op) + r"_?(_\d+)?", node.name):
+        return node.op
+    return node.name
 
 
 def _type_str(type_: TensorType | tuple[TensorType, ...]) -> str:
@@ -200,6 +207,10 @@ def _short_value(value: Any) -> str:
 
 def _tooltip(node: Node) -> str:
     if node.origin is None:
+        if node.op == "input":
+            return f"argument {node.name}"
+        if node.op == "capture" and isinstance(node.attrs.get("outer"), Node):
+            return f"captured {node.attrs['outer'].name}"
         return node.name
     text = node.origin.text.strip()
     return f"{node.origin}  {text}" if text else str(node.origin)

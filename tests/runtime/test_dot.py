@@ -45,8 +45,8 @@ def test_nodes_are_labelled_with_op_and_type():
 def test_subgraphs_of_a_while_are_clusters():
     text = dot.to_dot(while_graph())
     assert text.count("subgraph cluster_") == 2
-    assert 'label="while_: cond"' in text
-    assert 'label="while_: body"' in text
+    assert 'label="while: cond"' in text
+    assert 'label="while: body"' in text
 
 
 def test_tooltips_carry_file_line_and_quotes_are_escaped():
