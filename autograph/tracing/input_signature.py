@@ -15,7 +15,7 @@ import numpy as np
 
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
-from runtime.structure import flatten
+from runtime.structure import TreeDef, flatten
 
 __all__ = ["InputSignature"]
 
@@ -43,8 +43,8 @@ class InputSignature:
 
     def inputs_for(self, values: tuple, name: str) -> list:
         """The flat arrays for a call, or ValueError when they do not fit."""
-        leaves, tree = flatten(values)
-        if tree != self.tree:
+        leaves = _flatten_up_to(self.tree, values)
+        if leaves is None:
             raise self._error(values, name, "the arguments are not structured like the signature")
         inputs = []
         for index, (leaf, spec) in enumerate(zip(leaves, self.specs)):
@@ -97,3 +97,22 @@ def _converted(leaf: Any, spec: TensorSpec) -> Any:
     if spec.dtype.kind not in _FITS.get(array.dtype.kind, ""):
         return None
     return array.astype(spec.dtype)
+
+
+def _flatten_up_to(tree: TreeDef, value: Any) -> list | None:
+    """The leaves of `value` where `tree` has leaves (a list may stand for one spec)."""
+    if tree.kind == "leaf":
+        return [value]
+    _, own = flatten(value, is_leaf=lambda v: v is not value)
+    if own.kind != tree.kind or own.data != tree.data or len(own.children) != len(tree.children):
+        return None
+    children = value.values() if isinstance(value, dict) else value
+    if isinstance(value, dict):
+        children = [value[k] for k in tree.data]
+    leaves: list = []
+    for child_tree, child in zip(tree.children, children):
+        part = _flatten_up_to(child_tree, child)
+        if part is None:
+            return None
+        leaves.extend(part)
+    return leaves

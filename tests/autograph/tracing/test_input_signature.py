@@ -1,0 +1,55 @@
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+@ag.function(input_signature=(ag.TensorSpec([None], np.int32),), autograph=False)
+def next_collatz(x):
+    print("Tracing with", x)
+    return np.where(x % 2 == 0, x // 2, 3 * x + 1)
+
+
+def test_one_trace_for_every_fitting_shape(capsys):
+    np.testing.assert_array_equal(next_collatz(np.array([1, 2], np.int32)), [4, 1])
+    np.testing.assert_array_equal(next_collatz(np.array([1, 2, 3], np.int32)), [4, 1, 10])
+    assert capsys.readouterr().out == 'Tracing with Tensor("x:0", shape=(None,), dtype=int32)\n'
+    assert next_collatz.experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("bad", [np.array([[1, 2], [3, 4]], np.int32), np.array([1.0, 2.0])])
+def test_incompatible_inputs_name_argument_and_signature(bad):
+    with pytest.raises(ValueError) as info:
+        next_collatz(bad)
+    message = str(info.value)
+    assert message.startswith("Python inputs incompatible with input_signature")
+    assert "argument 'x'" in message
+    assert "TensorSpec(shape=(None,), dtype=int32, name=None)" in message
+
+
+def test_python_values_are_converted_when_they_fit():
+    np.testing.assert_array_equal(next_collatz([1, 2]), [4, 1])
+    with pytest.raises(ValueError):
+        next_collatz([1.5])
+    with pytest.raises(ValueError):
+        next_collatz("a")
+
+
+def test_nested_signature_and_concrete_function():
+    @ag.function(
+        input_signature=([ag.TensorSpec([], np.float64), ag.TensorSpec([], np.float64)],),
+        autograph=False,
+    )
+    def total(pair):
+        return pair[0] + pair[1]
+
+    assert total([np.float64(1), np.float64(2)]) == 3
+    cf = total.get_concrete_function()
+    assert cf is total.get_concrete_function([np.float64(1), np.float64(2)])
+    with pytest.raises(ValueError):
+        total((np.float64(1),))
+
+
+def test_signature_length_must_match():
+    with pytest.raises(TypeError, match="input_signature has 1 entries"):
+        ag.function(lambda a, b: a, input_signature=(ag.TensorSpec([]),))

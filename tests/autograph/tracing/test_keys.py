@@ -1,0 +1,57 @@
+import gc
+import weakref
+
+import numpy as np
+
+from autograph.tracing.keys import Identity, is_tensor_like, is_variable, key_is_alive, leaf_key
+from autograph.tracing.spec import TensorSpec
+
+
+class Thing:
+    pass
+
+
+def test_arrays_keyed_by_dtype_and_shape():
+    assert leaf_key(np.zeros(3, np.float32)) == leaf_key(np.ones(3, np.float32))
+    assert leaf_key(np.zeros(3, np.float32)) != leaf_key(np.zeros(4, np.float32))
+    assert leaf_key(np.zeros(3, np.float32)) != leaf_key(np.zeros(3, np.float64))
+    assert leaf_key(np.int64(1)) == leaf_key(np.int64(7)) == leaf_key(np.array(2))
+    assert leaf_key(TensorSpec([3])) == leaf_key(np.zeros(3, np.float32))
+
+
+def test_python_values_keyed_by_type_and_value():
+    keys = {leaf_key(1), leaf_key(True), leaf_key(1.0), leaf_key("1"), leaf_key(None)}
+    assert len(keys) == 5
+    assert leaf_key(2) == leaf_key(2)
+    assert leaf_key(2) != leaf_key(3)
+
+
+def test_objects_keyed_by_identity_weakly():
+    a, b = Thing(), Thing()
+    assert leaf_key(a) == leaf_key(a)
+    assert leaf_key(a) != leaf_key(b)
+    key = (None, (leaf_key(a),))
+    ref = weakref.ref(a)
+    del a
+    gc.collect()
+    assert ref() is None
+    assert not key_is_alive(key)
+    assert key_is_alive((None, (leaf_key(b),)))
+
+
+def test_unweakrefable_objects_still_keyed():
+    part = Identity([1, 2])
+    assert part == part
+    assert part.ref() == [1, 2]
+
+
+def test_classification():
+    assert is_tensor_like(np.zeros(2)) and is_tensor_like(np.float32(1))
+    assert not is_tensor_like(1.0)
+
+    class FakeVariable:
+        def __autograph_tensor__(self):
+            raise AssertionError
+
+    assert is_variable(FakeVariable())
+    assert not is_variable(Thing())

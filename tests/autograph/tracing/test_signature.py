@@ -1,0 +1,39 @@
+import pytest
+
+from autograph.tracing.signature import Signature
+
+
+def test_positional_fast_path_returns_args():
+    sig = Signature.of(lambda a, b: a)
+    args = (1, 2)
+    assert sig.canonicalize(args, {}) is args
+    assert sig.single_positional is False
+    assert Signature.of(lambda a: a).single_positional
+
+
+def test_keywords_and_defaults_canonical():
+    sig = Signature.of(lambda a, b=2: a)
+    assert sig.canonicalize((1,), {}) == (1, 2)
+    assert sig.canonicalize((), {"a": 1, "b": 5}) == (1, 5)
+    with pytest.raises(TypeError):
+        sig.canonicalize((1, 2, 3), {})
+
+
+def test_varargs_and_keyword_only_round_trip():
+    def f(a, *rest, k=1, **extra):
+        return a
+
+    sig = Signature.of(f)
+    values = sig.canonicalize((1, 2, 3), {"z": 4})
+    assert values == (1, (2, 3), 1, {"z": 4})
+    assert sig.to_call(values) == ((1, 2, 3), {"k": 1, "z": 4})
+
+
+def test_skip_first_and_hints():
+    class C:
+        def m(self, x: int) -> int:
+            return x
+
+    sig = Signature.of(C.m, skip_first=True)
+    assert sig.names == ("x",)
+    assert sig.hints["x"] is int
