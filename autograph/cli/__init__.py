@@ -7,6 +7,7 @@ could not be read, decoded, parsed, traced or drawn), 2 on usage errors.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO, BinaryIO
@@ -124,8 +125,14 @@ def main(
         return _dispatch(args, stdin or sys.stdin.buffer, stdout, stderr)
     except UsageError as error:
         parser.exit(2, f"autograph {args.command}: error: {error}\n")
-    except (BrokenPipeError, KeyboardInterrupt) as error:
-        return 130 if isinstance(error, KeyboardInterrupt) else 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, without a second
+        # BrokenPipeError when Python flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

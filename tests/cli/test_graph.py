@@ -67,3 +67,13 @@ def test_dot_file_output_needs_no_graphviz(tmp_path):
     assert (status, out) == (0, "")
     assert target.read_text().startswith('digraph "plain"')
     assert f"wrote {target}" in err
+
+
+def test_optimized_graph_is_drawn(tmp_path):
+    target = f"{FIXTURES / 'loop.py'}:repeated"
+    status, plain, err = run("graph", target, "--arg", "float64[3]")
+    assert status == 0, err
+    status, optimized, err = run("graph", target, "--arg", "float64[3]", "--optimized")
+    assert status == 0, err
+    assert optimized.startswith("digraph")
+    assert 0 < optimized.count('label="add') <= plain.count('label="add') == 2
