@@ -1,0 +1,604 @@
+"""Realistic numerical Python: the corpus the benchmarks convert.
+
+Every function here is plain Python over numbers and NumPy arrays, written the
+way people write numerical code: if/elif/else, while and for loops with break,
+continue and early return, and/or/not, conditional expressions, nested
+functions, comprehensions, loop `else` clauses, asserts and list appends.
+The module imports nothing but `math` and NumPy so that both this project and
+TensorFlow (in its own environment) load the very same source.
+
+`CASES` gives arguments for each function: the conversion benchmark only
+parses them, the converter's tests may call them to compare Python mode.
+"""
+
+import math
+
+import numpy as np
+
+__all__ = ["CASES"]
+
+
+def clip_scalar(x, lo, hi):
+    """Clamp x into [lo, hi]."""
+    if x < lo:
+        return lo
+    elif x > hi:
+        return hi
+    return x
+
+
+def sign(x):
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+
+
+def collatz_steps(n):
+    """Number of Collatz steps from n down to 1."""
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+def gcd(a, b):
+    a, b = abs(a), abs(b)
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def is_prime(n):
+    if n < 2:
+        return False
+    if n < 4:
+        return True
+    if n % 2 == 0 or n % 3 == 0:
+        return False
+    k = 5
+    while k * k <= n:
+        if n % k == 0 or n % (k + 2) == 0:
+            return False
+        k += 6
+    return True
+
+
+def count_primes(limit):
+    """Trial division with an early break per candidate."""
+    count = 0
+    for n in range(2, limit):
+        for d in range(2, int(math.sqrt(n)) + 1):
+            if n % d == 0:
+                break
+        else:
+            count += 1
+    return count
+
+
+def fizzbuzz_counts(n):
+    fizz = buzz = fizzbuzz = plain = 0
+    for i in range(1, n + 1):
+        if i % 15 == 0:
+            fizzbuzz += 1
+        elif i % 3 == 0:
+            fizz += 1
+        elif i % 5 == 0:
+            buzz += 1
+        else:
+            plain += 1
+    return fizz, buzz, fizzbuzz, plain
+
+
+def nested_loop_sum(n):
+    total = 0
+    for i in range(n):
+        for j in range(i):
+            if (i + j) % 3 == 0:
+                continue
+            total += i * j
+    return total
+
+
+def bisect_root(f, lo, hi, tol=1e-10, max_iter=200):
+    """Root of f in [lo, hi] by bisection; f(lo) and f(hi) differ in sign."""
+    flo = f(lo)
+    assert flo * f(hi) <= 0, "the interval must bracket a root"
+    for _ in range(max_iter):
+        mid = 0.5 * (lo + hi)
+        fmid = f(mid)
+        if fmid == 0 or hi - lo < tol:
+            return mid
+        if (fmid < 0) == (flo < 0):
+            lo, flo = mid, fmid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def newton_sqrt(a, tol=1e-12):
+    if a < 0:
+        raise ValueError("negative input")
+    if a == 0:
+        return 0.0
+    x = a if a > 1 else 1.0
+    while True:
+        nxt = 0.5 * (x + a / x)
+        if abs(nxt - x) < tol * x:
+            break
+        x = nxt
+    return nxt
+
+
+def horner(coeffs, x):
+    result = 0.0
+    for c in coeffs:
+        result = result * x + c
+    return result
+
+
+def running_mean(values, window):
+    out = []
+    acc = 0.0
+    for i, v in enumerate(values):
+        acc += v
+        if i >= window:
+            acc -= values[i - window]
+        out.append(acc / min(i + 1, window))
+    return out
+
+
+def argmax_first(xs):
+    best_i, best = -1, None
+    for i, x in enumerate(xs):
+        if best is None or x > best:
+            best_i, best = i, x
+    return best_i
+
+
+def softmax(x):
+    """Shift by the maximum first so exp never overflows."""
+    shifted = x - np.max(x)
+    e = np.exp(shifted)
+    return e / np.sum(e)
+
+
+def tanh_until_small(x):
+    """The tf.function guide's loop: squash until the sum is at most 1."""
+    while np.sum(x) > 1:
+        x = np.tanh(x)
+    return x
+
+
+def power_iteration(a, iters=50, tol=1e-9):
+    v = np.ones(a.shape[0]) / math.sqrt(a.shape[0])
+    eig = 0.0
+    for _ in range(iters):
+        w = a @ v
+        norm = np.linalg.norm(w)
+        if norm == 0:
+            return 0.0, v
+        v = w / norm
+        new_eig = float(v @ a @ v)
+        if abs(new_eig - eig) < tol:
+            eig = new_eig
+            break
+        eig = new_eig
+    return eig, v
+
+
+def bubble_sort(xs):
+    xs = list(xs)
+    n = len(xs)
+    for i in range(n):
+        swapped = False
+        for j in range(n - 1 - i):
+            if xs[j] > xs[j + 1]:
+                xs[j], xs[j + 1] = xs[j + 1], xs[j]
+                swapped = True
+        if not swapped:
+            break
+    return xs
+
+
+def binary_search(xs, target):
+    lo, hi = 0, len(xs) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if xs[mid] == target:
+            return mid
+        if xs[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+def trapezoid(f, a, b, n=100):
+    h = (b - a) / n
+    total = 0.5 * (f(a) + f(b))
+    for k in range(1, n):
+        total += f(a + k * h)
+    return total * h
+
+
+def simpson(f, a, b, n=100):
+    if n % 2:
+        n += 1
+    h = (b - a) / n
+    total = f(a) + f(b)
+    for k in range(1, n):
+        weight = 4 if k % 2 else 2
+        total += weight * f(a + k * h)
+    return total * h / 3
+
+
+def euler_ode(rate, y0, t_end, dt=0.01):
+    """Explicit Euler for y' = rate(t, y), stopping at a blow-up."""
+    t, y = 0.0, y0
+    while t < t_end:
+        dy = rate(t, y)
+        if not math.isfinite(dy):
+            return None
+        y = y + dt * dy
+        t += dt
+    return y
+
+
+def rk4_step(f, t, y, h):
+    def stage(dt, dy):
+        return f(t + dt, y + dy)
+
+    k1 = stage(0.0, 0.0)
+    k2 = stage(h / 2, h * k1 / 2)
+    k3 = stage(h / 2, h * k2 / 2)
+    k4 = stage(h, h * k3)
+    return y + h * (k1 + 2 * k2 + 2 * k3 + k4) / 6
+
+
+def piecewise_linear(x, knots, values):
+    if x <= knots[0]:
+        return values[0]
+    for i in range(1, len(knots)):
+        if x <= knots[i]:
+            t = (x - knots[i - 1]) / (knots[i] - knots[i - 1])
+            return values[i - 1] + t * (values[i] - values[i - 1])
+    return values[-1]
+
+
+def relu_layer(x, w, b, leaky=False):
+    z = x @ w + b
+    if leaky:
+        return np.where(z > 0, z, 0.01 * z)
+    return np.maximum(z, 0)
+
+
+def normalize_rows(m, eps=1e-12):
+    rows = []
+    for row in m:
+        norm = math.sqrt(sum(v * v for v in row))
+        rows.append([v / norm for v in row] if norm > eps else list(row))
+    return rows
+
+
+def moving_extrema(xs):
+    lo = hi = xs[0]
+    lows, highs = [], []
+    for x in xs:
+        lo = x if x < lo else lo
+        hi = x if x > hi else hi
+        lows.append(lo)
+        highs.append(hi)
+    return lows, highs
+
+
+def histogram(values, bins, lo, hi):
+    counts = [0] * bins
+    width = (hi - lo) / bins
+    for v in values:
+        if v < lo or v >= hi:
+            continue
+        k = int((v - lo) / width)
+        counts[min(k, bins - 1)] += 1
+    return counts
+
+
+def kmeans_1d(xs, k, iters=20):
+    """Lloyd's algorithm on a line, with an empty-cluster guard."""
+    xs = sorted(xs)
+    centers = [xs[i * (len(xs) - 1) // max(k - 1, 1)] for i in range(k)]
+    for _ in range(iters):
+        groups = [[] for _ in range(k)]
+        for x in xs:
+            best = min(range(k), key=lambda c: abs(x - centers[c]))
+            groups[best].append(x)
+        moved = False
+        for c in range(k):
+            if not groups[c]:
+                continue
+            mean = sum(groups[c]) / len(groups[c])
+            if abs(mean - centers[c]) > 1e-12:
+                moved = True
+            centers[c] = mean
+        if not moved:
+            break
+    return centers
+
+
+def gradient_descent(grad, x0, lr=0.1, tol=1e-8, max_steps=1000):
+    x = x0
+    steps = 0
+    while steps < max_steps:
+        g = grad(x)
+        if abs(g) < tol:
+            break
+        x = x - lr * g
+        steps += 1
+    else:
+        return None
+    return x, steps
+
+
+def matrix_power_int(m, p):
+    """Square-and-multiply on a NumPy matrix."""
+    result = np.eye(m.shape[0], dtype=m.dtype)
+    base = m
+    while p > 0:
+        if p & 1:
+            result = result @ base
+        base = base @ base
+        p >>= 1
+    return result
+
+
+def cumulative_returns(prices):
+    if len(prices) < 2:
+        return []
+    out = []
+    total = 1.0
+    prev = prices[0]
+    for p in prices[1:]:
+        if prev <= 0:
+            out.append(float("nan"))
+        else:
+            total *= p / prev
+            out.append(total - 1.0)
+        prev = p
+    return out
+
+
+def sieve(n):
+    is_p = [True] * (n + 1)
+    is_p[0] = False
+    if n >= 1:
+        is_p[1] = False
+    i = 2
+    while i * i <= n:
+        if is_p[i]:
+            for j in range(i * i, n + 1, i):
+                is_p[j] = False
+        i += 1
+    return [k for k in range(n + 1) if is_p[k]]
+
+
+def polyfit_residual(xs, ys, degree):
+    coeffs = np.polyfit(np.asarray(xs), np.asarray(ys), degree)
+    worst = 0.0
+    for x, y in zip(xs, ys):
+        r = abs(np.polyval(coeffs, x) - y)
+        worst = r if r > worst else worst
+    return worst
+
+
+def pairwise_close(points, radius):
+    pairs = []
+    for i in range(len(points)):
+        xi, yi = points[i]
+        for j in range(i + 1, len(points)):
+            xj, yj = points[j]
+            if abs(xi - xj) > radius or abs(yi - yj) > radius:
+                continue
+            if (xi - xj) ** 2 + (yi - yj) ** 2 <= radius * radius:
+                pairs.append((i, j))
+    return pairs
+
+
+def logistic_map_orbit(r, x0, n, burn_in=100):
+    x = x0
+    for _ in range(burn_in):
+        x = r * x * (1 - x)
+    orbit = []
+    for _ in range(n):
+        x = r * x * (1 - x)
+        if orbit and abs(orbit[-1] - x) < 1e-12:
+            break
+        orbit.append(x)
+    return orbit
+
+
+def mandelbrot_escape(c_re, c_im, max_iter=100):
+    z_re = z_im = 0.0
+    for i in range(max_iter):
+        z_re, z_im = z_re * z_re - z_im * z_im + c_re, 2 * z_re * z_im + c_im
+        if z_re * z_re + z_im * z_im > 4.0:
+            return i
+    return max_iter
+
+
+def dot_product_checked(a, b):
+    if len(a) != len(b):
+        raise ValueError("length mismatch")
+    total = 0.0
+    for x, y in zip(a, b):
+        total += x * y
+    return total
+
+
+def classify_triangle(a, b, c):
+    a, b, c = sorted((a, b, c))
+    if a <= 0 or a + b <= c:
+        return "invalid"
+    if a == b == c:
+        return "equilateral"
+    if a == b or b == c:
+        kind = "isosceles"
+    else:
+        kind = "scalene"
+    right = abs(a * a + b * b - c * c) < 1e-9
+    return kind + (" right" if right else "")
+
+
+def batch_statistics(batches):
+    """Mean and variance per batch, skipping empty ones (Welford)."""
+    stats = {}
+    for name, values in batches.items():
+        if not values:
+            continue
+        n, mean, m2 = 0, 0.0, 0.0
+        for v in values:
+            n += 1
+            delta = v - mean
+            mean += delta / n
+            m2 += delta * (v - mean)
+        stats[name] = (mean, m2 / n if n > 1 else 0.0)
+    return stats
+
+
+def early_stopping(losses, patience=3, min_delta=1e-4):
+    best = float("inf")
+    wait = 0
+    for epoch, loss in enumerate(losses):
+        if loss < best - min_delta:
+            best = loss
+            wait = 0
+        else:
+            wait += 1
+            if wait >= patience:
+                return epoch, best
+    return len(losses) - 1, best
+
+
+def lu_solve(a, b):
+    """Gaussian elimination with partial pivoting on lists of floats."""
+    n = len(a)
+    m = [list(row) + [rhs] for row, rhs in zip(a, b)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[pivot][col]) < 1e-14:
+            raise ValueError("singular matrix")
+        if pivot != col:
+            m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            factor = m[r][col] / m[col][col]
+            if factor == 0:
+                continue
+            for c in range(col, n + 1):
+                m[r][c] -= factor * m[col][c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        acc = m[r][n]
+        for c in range(r + 1, n):
+            acc -= m[r][c] * x[c]
+        x[r] = acc / m[r][r]
+    return x
+
+
+def conjugate_gradient(a, b, x0=None, tol=1e-10, max_iter=None):
+    """Solve a x = b for symmetric positive definite a; report convergence."""
+    n = b.shape[0]
+    x = np.zeros(n) if x0 is None else np.array(x0, dtype=float)
+    max_iter = max_iter or 10 * n
+    r = b - a @ x
+    p = r.copy()
+    rs_old = float(r @ r)
+    history = []
+    converged = False
+    if math.sqrt(rs_old) < tol:
+        return x, 0, True, history
+    k = 0
+    while k < max_iter:
+        ap = a @ p
+        denom = float(p @ ap)
+        if denom <= 0:
+            raise ValueError("matrix is not positive definite")
+        alpha = rs_old / denom
+        x = x + alpha * p
+        r = r - alpha * ap
+        rs_new = float(r @ r)
+        history.append(math.sqrt(rs_new))
+        k += 1
+        if math.sqrt(rs_new) < tol:
+            converged = True
+            break
+        beta = rs_new / rs_old
+        p = r + beta * p
+        rs_old = rs_new
+    stalled = len(history) > 3 and all(
+        abs(history[-i] - history[-i - 1]) < tol for i in range(1, 3)
+    )
+    if stalled and not converged:
+        history.append(float("nan"))
+    return x, k, converged, history
+
+
+def _square(x):
+    return x * x
+
+
+def _quad_rate(t, y):
+    return -0.5 * y + math.sin(t)
+
+
+def _quad_grad(x):
+    return 2.0 * (x - 3.0)
+
+
+_RNG = np.random.default_rng(0)
+_SPD = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]])
+
+CASES = {
+    "clip_scalar": [(5, 0, 3), (-1, 0, 3), (2, 0, 3)],
+    "sign": [(3,), (-2.5,), (0,)],
+    "collatz_steps": [(27,), (1,)],
+    "gcd": [(48, 18), (-7, 21), (0, 5)],
+    "is_prime": [(1,), (2,), (97,), (91,)],
+    "count_primes": [(100,)],
+    "fizzbuzz_counts": [(100,)],
+    "nested_loop_sum": [(30,)],
+    "bisect_root": [(lambda x: x * x - 2.0, 0.0, 2.0)],
+    "newton_sqrt": [(2.0,), (0.0,), (0.25,)],
+    "horner": [([1.0, -2.0, 3.0], 2.0)],
+    "running_mean": [([1.0, 2.0, 3.0, 4.0, 5.0], 2)],
+    "argmax_first": [([3, 1, 4, 1, 5, 9, 2, 6],), ([],)],
+    "softmax": [(np.array([1.0, 2.0, 3.0]),)],
+    "tanh_until_small": [(np.linspace(0.5, 0.9, 5),)],
+    "power_iteration": [(_SPD,)],
+    "bubble_sort": [([5, 2, 9, 1, 5, 6],), ([1, 2, 3],)],
+    "binary_search": [([1, 3, 5, 7, 9, 11], 7), ([1, 3, 5], 4)],
+    "trapezoid": [(_square, 0.0, 1.0)],
+    "simpson": [(_square, 0.0, 1.0, 11)],
+    "euler_ode": [(_quad_rate, 1.0, 1.0)],
+    "rk4_step": [(_quad_rate, 0.0, 1.0, 0.1)],
+    "piecewise_linear": [(0.5, [0.0, 1.0, 2.0], [0.0, 10.0, 0.0]), (3.0, [0.0, 1.0], [1.0, 2.0])],
+    "relu_layer": [(_RNG.normal(size=(2, 3)), _RNG.normal(size=(3, 4)), np.zeros(4), True)],
+    "normalize_rows": [([[3.0, 4.0], [0.0, 0.0]],)],
+    "moving_extrema": [([3, 1, 4, 1, 5, 9, 2],)],
+    "histogram": [([0.1, 0.5, 0.9, 1.5, -0.2, 0.55], 4, 0.0, 1.0)],
+    "kmeans_1d": [([1.0, 1.1, 0.9, 5.0, 5.2, 4.8, 9.0], 3)],
+    "gradient_descent": [(_quad_grad, 0.0), (_quad_grad, 0.0, 0.1, 1e-8, 3)],
+    "matrix_power_int": [(np.array([[1, 1], [1, 0]]), 10)],
+    "cumulative_returns": [([100.0, 110.0, 99.0, 120.0],), ([1.0],)],
+    "sieve": [(50,)],
+    "polyfit_residual": [([0.0, 1.0, 2.0, 3.0], [1.0, 3.0, 2.0, 5.0], 1)],
+    "pairwise_close": [([(0.0, 0.0), (0.5, 0.5), (3.0, 3.0), (3.2, 2.9)], 1.0)],
+    "logistic_map_orbit": [(3.2, 0.5, 10), (2.5, 0.5, 10)],
+    "mandelbrot_escape": [(0.0, 0.0), (1.0, 1.0)],
+    "dot_product_checked": [([1.0, 2.0], [3.0, 4.0])],
+    "classify_triangle": [(3, 4, 5), (2, 2, 2), (1, 1, 3), (2, 2, 3)],
+    "batch_statistics": [({"a": [1.0, 2.0, 3.0], "b": [], "c": [5.0]},)],
+    "lu_solve": [([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]), ([[0.0, 1.0], [1.0, 0.0]], [2.0, 3.0])],
+    "conjugate_gradient": [(_SPD, np.array([1.0, 2.0, 3.0]))],
+    "early_stopping": [([1.0, 0.5, 0.4, 0.41, 0.42, 0.43, 0.3],)],
+}
