@@ -2,7 +2,7 @@
 
 The message is evaluated once while tracing (as the converter's lambda
 allows); a failing check raises InvalidArgumentError naming the user's line
-and the message when the graph runs.
+(with its source text) and the message when the graph runs.
 """
 
 from __future__ import annotations
@@ -19,8 +19,5 @@ __all__ = ["staged_assert"]
 def staged_assert(expression: Any, message: Callable[[], object] | None) -> None:
     """Record an assert op for a Tensor condition."""
     origin = user_origin()
-    if message is None:
-        text = origin.text.strip() if origin is not None and origin.text else "assertion failed"
-    else:
-        text = str(message())
+    text = "" if message is None else str(message())
     get_backend(expression).stage_assert(expression, text, origin)

@@ -287,16 +287,10 @@ class _Loop:
         return any(v is value for v, _ in self.opts.get("shape_invariants") or ())
 
     def _shape_invariants(self, state: FlatState, kinds: list[str], offset: int) -> list | None:
+        """(value, shape) pairs as given: the while_loop matches them to loop variables by identity."""
+        del state, kinds, offset
         given = self.opts.get("shape_invariants")
-        if not given:
-            return None
-        carried = [v for v, k in zip(state.leaves, kinds) if k in _CARRIED]
-        invariants: list = [None] * (offset + len(carried))
-        for value, shape in given:
-            for i, leaf in enumerate(carried):
-                if leaf is value:
-                    invariants[offset + i] = shape
-        return invariants
+        return list(given) if given else None
 
     def _leaf_names(self, state: FlatState, kinds: list[str], counted: bool) -> tuple[str, ...]:
         owners = [o for o, k in zip(state.owners, kinds) if k in _CARRIED]

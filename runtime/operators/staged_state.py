@@ -93,7 +93,8 @@ def zeros_like_type(type_: TensorType, backend: Backend) -> Any:
 def describe(value: object, backend: Backend) -> str:
     """A short description of a leaf for error messages."""
     if backend.is_staged(value):
-        return f"a {backend.type_of(value)} Tensor"
+        type_ = str(backend.type_of(value))
+        return f"{'an' if type_[0] in 'aeiou' else 'a'} {type_} Tensor"
     if backend.is_tensor_array(value):
         return "a TensorArray"
     if isinstance(value, Undefined):

@@ -1,0 +1,322 @@
+"""Staged if statements and conditional expressions, written as converted code."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+import pytest
+
+from runtime import operators as ag__
+from runtime.errors import StagingError
+from tests.runtime.operators.graphs import trace
+
+SCALAR_I = (np.int64, ())
+SCALAR_F = (np.float64, ())
+
+
+def line_of(marker: str) -> str:
+    """`file:line` of the line holding `marker` in this file."""
+    with open(__file__, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            if marker in text and "line_of(" not in text:
+                return f"{__file__}:{number}"
+    raise AssertionError(marker)
+
+
+def abs_value(x):
+    y = 0
+
+    def get_state():
+        return (y,)
+
+    def set_state(values):
+        nonlocal y
+        (y,) = values
+
+    def if_body():
+        nonlocal y
+        y = x
+
+    def else_body():
+        nonlocal y
+        y = -x
+
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("y",), 1)
+    return y
+
+
+def test_if_else_stages_one_cond_with_both_branches():
+    f = trace(abs_value, SCALAR_I)
+    assert f(np.int64(3)) == 3
+    assert f(np.int64(-4)) == 4
+    assert [n.op for n in f.graph.nodes].count("cond") == 1
+
+
+def fizzbuzz_step(i):
+    def get_state():
+        return ()
+
+    def set_state(values):
+        pass
+
+    def if_body():
+        print("Tracing fizzbuzz branch")
+
+    def else_body():
+        def if_body_1():
+            print("Tracing fizz branch")
+
+        def else_body_1():
+            print("Tracing default branch")
+
+        ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, get_state, set_state, (), 0)
+
+    ag__.if_stmt(i % 15 == 0, if_body, else_body, get_state, set_state, (), 0)
+    return i
+
+
+def test_python_print_in_each_branch_runs_once_while_tracing(capsys):
+    f = trace(fizzbuzz_step, SCALAR_I)
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["Tracing fizzbuzz branch", "Tracing fizz branch", "Tracing default branch"]
+    f(np.int64(15))
+    f(np.int64(4))
+    assert capsys.readouterr().out == ""
+    print("\n".join(out))
+
+
+def sign(x):
+    s = 0
+
+    def get_state():
+        return (s,)
+
+    def set_state(values):
+        nonlocal s
+        (s,) = values
+
+    def if_body():
+        nonlocal s
+        s = 1
+
+    def else_body():
+        def if_body_1():
+            nonlocal s
+            s = -1
+
+        def else_body_1():
+            nonlocal s
+            s = 0
+
+        ag__.if_stmt(x < 0, if_body_1, else_body_1, get_state, set_state, ("s",), 1)
+
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("s",), 1)
+    return s
+
+
+def test_elif_chain_differing_python_numbers_become_tensors():
+    f = trace(sign, SCALAR_F)
+    assert [f(np.float64(v)) for v in (2.0, -3.0, 0.0)] == [1, -1, 0]
+    assert f(np.float64(2.0)).dtype == np.int64
+
+
+def clip_negative(x):
+    y = x
+    flag = "kept"
+
+    def get_state():
+        return (y, flag)
+
+    def set_state(values):
+        nonlocal y, flag
+        y, flag = values
+
+    def if_body():
+        nonlocal y
+        y = x * 0
+
+    def else_body():
+        pass
+
+    ag__.if_stmt(x < 0, if_body, else_body, get_state, set_state, ("y", "flag"), 2)
+    assert flag == "kept"  # equal Python values in both branches stay Python
+    return y
+
+
+def test_if_without_else_keeps_equal_python_values():
+    f = trace(clip_negative, SCALAR_I)
+    assert f(np.int64(-5)) == 0
+    assert f(np.int64(5)) == 5
+
+
+def early_return(x):
+    do_return = False
+    retval_ = ag__.Undefined("retval_")
+
+    def get_state():
+        return (do_return, retval_)
+
+    def set_state(values):
+        nonlocal do_return, retval_
+        do_return, retval_ = values
+
+    def if_body():
+        nonlocal do_return, retval_
+        do_return = True
+        retval_ = x * 10
+
+    def else_body():
+        pass
+
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("do_return", "retval_"), 2)
+
+    def if_body_1():
+        nonlocal do_return, retval_
+        do_return = True
+        retval_ = -x
+
+    def else_body_1():
+        pass
+
+    ag__.if_stmt(ag__.not_(do_return), if_body_1, else_body_1, get_state, set_state,
+                 ("do_return", "retval_"), 2)
+    return retval_
+
+
+def test_return_inside_a_branch():
+    f = trace(early_return, SCALAR_I)
+    assert f(np.int64(2)) == 20
+    assert f(np.int64(-2)) == 2
+
+
+Pair = namedtuple("Pair", "lo hi")
+
+
+def ordered(x, y):
+    p = {"pair": Pair(x, y), "swapped": False}
+
+    def get_state():
+        return (p,)
+
+    def set_state(values):
+        nonlocal p
+        (p,) = values
+
+    def if_body():
+        nonlocal p
+        p = {"pair": Pair(y, x), "swapped": True}
+
+    def else_body():
+        pass
+
+    ag__.if_stmt(x > y, if_body, else_body, get_state, set_state, ("p",), 1)
+    return p["pair"].lo, p["pair"].hi, p["swapped"]
+
+
+def test_nested_structures_flow_through_the_cond():
+    f = trace(ordered, SCALAR_I, SCALAR_I)
+    assert f(np.int64(5), np.int64(2)) == (2, 5, True)
+    assert f(np.int64(1), np.int64(2)) == (1, 2, False)
+
+
+def test_if_exp_stages_a_cond():
+    def halve_or_triple(n):
+        return ag__.if_exp(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1, "n % 2 == 0")
+
+    f = trace(halve_or_triple, SCALAR_I)
+    assert (f(np.int64(6)), f(np.int64(7))) == (3, 22)
+
+
+# -- errors ----------------------------------------------------------------------
+def only_in_true_branch(x):
+    y = ag__.Undefined("y")
+
+    def get_state():
+        return (y,)
+
+    def set_state(values):
+        nonlocal y
+        (y,) = values
+
+    def if_body():
+        nonlocal y
+        y = x
+
+    def else_body():
+        pass
+
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("y",), 1)  # <- only-true
+    return y
+
+
+def test_name_bound_in_one_branch_only_is_an_error_naming_the_line():
+    with pytest.raises(StagingError) as info:
+        trace(only_in_true_branch, SCALAR_I)
+    message = str(info.value)
+    print(message)
+    assert "'y' is defined only in the true branch of a tensor-dependent if" in message
+    assert line_of("# <- only-true") in message
+    assert "Initialise 'y' before the if" in message
+
+
+def branch_function(values_true, values_false, names):
+    def f(x):
+        state = list(values_true(x)) and [ag__.Undefined(n) for n in names]
+
+        def get_state():
+            return tuple(state)
+
+        def set_state(values):
+            state[:] = values
+
+        def if_body():
+            state[:] = values_true(x)
+
+        def else_body():
+            state[:] = values_false(x)
+
+        ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, names, len(names))  # <- mixed
+        return x
+
+    return f
+
+
+@pytest.mark.parametrize("values_true, values_false, expected", [
+    (lambda x: (x,), lambda x: (None,), "'y' is an int64[] Tensor in the true branch and None"),
+    (lambda x: ((x, x),), lambda x: (x,), "'y' has a different structure in the two branches"),
+    (lambda x: (x,), lambda x: (0.5,), "'y' is int64 in the true branch and float64 in the false"),
+    (lambda x: ("a",), lambda x: ("b",), "'y' is str 'a' in the true branch and str 'b'"),
+])
+def test_mismatched_branches_are_errors_naming_the_variable_and_line(values_true, values_false, expected):
+    with pytest.raises(StagingError) as info:
+        trace(branch_function(values_true, values_false, ("y",)), SCALAR_I)
+    message = str(info.value)
+    print(message)
+    assert expected in message
+    assert line_of("# <- mixed") in message
+
+
+def test_list_appended_in_one_branch_is_an_error_naming_the_list():
+    def f(x):
+        items = []
+
+        def get_state():
+            return (items,)
+
+        def set_state(values):
+            nonlocal items
+            (items,) = values
+
+        def if_body():
+            nonlocal items
+            items = ag__.list_append(items, x)
+
+        def else_body():
+            pass
+
+        ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("items",), 1)
+        return x
+
+    with pytest.raises(StagingError, match="the Python list 'items' is changed in place"):
+        trace(f, SCALAR_I)
