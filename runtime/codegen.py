@@ -192,7 +192,9 @@ class _Emitter:
                 parts.append(f"{key}={value!r}")
             else:
                 parts.append(f"{key}={self.bind(key, value)}")
-        return f"{self.bind(node.op, impl)}({', '.join(parts)})"
+        hint = getattr(impl, "__name__", "")
+        hint = hint if hint.isidentifier() and hint != "<lambda>" else node.op
+        return f"{self.bind(hint, impl)}({', '.join(parts)})"
 
     # -- control flow ---------------------------------------------------
     def _cond(self, node: Node, indent: int, outputs: dict[int, str]) -> None:

@@ -1,10 +1,132 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""Effects that happen every time a graph runs: print_, py_function, staged asserts.
+
+Inside a trace each call records an effectful node: the compiler keeps such
+nodes, in order, and never folds, deduplicates or removes them. Outside a
+trace they act at once, exactly like their Python counterparts.
+
+    ag.print("step", i)        # staged: prints `step 3` at every run
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from runtime.errors import InvalidArgumentError
+from runtime.ops.registry import OPS, Op, register
+from runtime.origin import Origin, user_origin
+from runtime.tensor import Tensor, record
+from runtime.trace_context import current_graph
+from runtime.types import TensorType
+
+__all__ = ["print_", "py_function", "staged_assert_op", "format_value"]
+
+_UNIT = TensorType(np.dtype(object), ())
 
 
+def _register(op: Op) -> Op:
+    return OPS[op.name] if op.name in OPS else register(op)
 
-def print_(*args, **kwargs):
-    raise NotImplementedError("print_ is not built yet")
+
+def _is_staged(value: Any) -> bool:
+    return isinstance(value, Tensor) or hasattr(value, "__autograph_tensor__")
 
 
-def py_function(*args, **kwargs):
-    raise NotImplementedError("py_function is not built yet")
+# -- print -------------------------------------------------------------------
+def format_value(value: Any) -> str:
+    """How ag.print shows a value: strings as is, arrays like NumPy's str (`[1 2 3]`)."""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "numpy") and callable(value.numpy):
+        value = value.numpy()
+    return str(value)
+
+
+def print_values(*values: Any, parts: tuple, sep: str, end: str) -> None:
+    """Print the run-time `values` into the slots (None) of `parts`."""
+    it = iter(values)
+    texts = [format_value(next(it)) if part is None else part for part in parts]
+    print(*texts, sep=sep, end=end, flush=True)
+
+
+_register(Op("print", infer=lambda types, attrs: _UNIT, impl=print_values, effectful=True))
+
+
+def print_(*args: Any, sep: str = " ", end: str = "\n") -> None:
+    """Print now outside a trace; inside one, print at every run of the graph."""
+    if current_graph() is None:
+        print(*(format_value(a) for a in args), sep=sep, end=end)
+        return
+    inputs = tuple(a for a in args if _is_staged(a))
+    parts = tuple(None if _is_staged(a) else format_value(a) for a in args)
+    record("print", inputs, {"parts": parts, "sep": sep, "end": end})
+
+
+# -- py_function ---------------------------------------------------------------
+def call_python(*values: Any, func: Callable, Tout: tuple, multiple: bool) -> Any:  # noqa: N803
+    """Run `func` on NumPy values and convert its results to the declared dtypes."""
+    result = func(*values)
+    if not Tout:
+        return None
+    if not multiple:
+        return np.asarray(result, dtype=Tout[0])
+    if not isinstance(result, (list, tuple)) or len(result) != len(Tout):
+        raise InvalidArgumentError(
+            f"the function given to py_function returned {result!r}, but Tout declares "
+            f"{len(Tout)} results; return a list of that many values."
+        )
+    return tuple(np.asarray(r, dtype=d) for r, d in zip(result, Tout))
+
+
+def _py_infer(types, attrs) -> TensorType | tuple[TensorType, ...]:
+    dtypes = attrs["Tout"]
+    if not dtypes:
+        return _UNIT
+    if not attrs["multiple"]:
+        return TensorType(dtypes[0], None)
+    return tuple(TensorType(d, None) for d in dtypes)
+
+
+_register(Op("py_function", infer=_py_infer, impl=call_python, effectful=True))
+
+
+def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: N803
+    """Run `func` on NumPy values at every execution; results have the dtypes in `Tout`."""
+    multiple = isinstance(Tout, (list, tuple))
+    dtypes = tuple(np.dtype(d) for d in Tout) if multiple else (() if Tout is None else (np.dtype(Tout),))
+    if current_graph() is None:
+        values = [v.numpy() if hasattr(v, "numpy") else v for v in inp]
+        result = call_python(*values, func=func, Tout=dtypes, multiple=multiple)
+        return list(result) if multiple else result
+    attrs = {"func": func, "Tout": dtypes, "multiple": multiple}
+    hint = getattr(func, "__name__", "")
+    out = record("py_function", tuple(inp), attrs, name=hint if hint.isidentifier() else "py_function")
+    if not multiple:
+        return out if dtypes else None
+    return [record("getitem", (out,), {"index": i}) for i in range(len(dtypes))]
+
+
+# -- assert ------------------------------------------------------------------
+def check_assertion(value: Any, message: str, origin: Origin | None) -> None:
+    """Raise InvalidArgumentError with the user's message and line unless `value` is all true."""
+    if np.all(value):
+        return
+    where = f" at {origin}" if origin is not None else ""
+    text = f"assertion failed{where}: {message}" if message else f"assertion failed{where}"
+    if origin is not None and origin.text:
+        text += "\n" + origin.excerpt()
+    raise InvalidArgumentError(text)
+
+
+_register(Op("assert", infer=lambda types, attrs: _UNIT, impl=check_assertion, effectful=True))
+
+
+def staged_assert_op(cond_tensor: Any, message: str, origin: Origin | None) -> None:
+    """An `assert` on a tensor: checked at every run of the graph (at once outside a trace)."""
+    if current_graph() is None or not _is_staged(cond_tensor):
+        check_assertion(cond_tensor, message, origin)
+        return
+    origin = origin if origin is not None else user_origin(2)
+    record("assert", (cond_tensor,), {"message": message or "", "origin": origin})
