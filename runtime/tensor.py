@@ -21,6 +21,44 @@ from runtime.types import TensorType, type_of
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
 
 
+def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
+    """`self op other` and the reflected `other op self`, staged as the ufunc."""
+
+    def forward(self: Tensor, other: Any) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        return stage_ufunc(ufunc, "__call__", (self, other), {})
+
+    def reflected(self: Tensor, other: Any) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        return stage_ufunc(ufunc, "__call__", (other, self), {})
+
+    return forward, reflected
+
+
+def _unary(ufunc: np.ufunc) -> Any:
+    def method(self: Tensor) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        return stage_ufunc(ufunc, "__call__", (self,), {})
+
+    return method
+
+
+def _method(name: str) -> Any:
+    """A method that is `np.<name>(self, ...)`."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        from runtime.ops.dispatch import stage_method
+
+        return stage_method(name, (self, *args), kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"np.{name}(self, ...), staged."
+    return method
+
+
 class Tensor:
     """A staged value: `.dtype`, `.shape` (None when the rank is unknown), `.name`."""
 
@@ -92,6 +130,139 @@ class Tensor:
 
     def __hash__(self) -> int:
         return id(self)
+
+    # -- NumPy protocols: every ufunc and supported NumPy function stages ----
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        return stage_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
+        from runtime.ops.dispatch import stage_function
+
+        return stage_function(func, args, kwargs)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise self._concrete_use(
+            "NumPy array", "Apply NumPy functions to it instead (they stage), or use ag.py_function."
+        )
+
+    # -- Python operators (a + 1 stages np.add(a, 1); Python scalars stay weak) --
+    __add__, __radd__ = _binary(np.add)
+    __sub__, __rsub__ = _binary(np.subtract)
+    __mul__, __rmul__ = _binary(np.multiply)
+    __truediv__, __rtruediv__ = _binary(np.divide)
+    __floordiv__, __rfloordiv__ = _binary(np.floor_divide)
+    __mod__, __rmod__ = _binary(np.remainder)
+    __pow__, __rpow__ = _binary(np.power)
+    __matmul__, __rmatmul__ = _binary(np.matmul)
+    __and__, __rand__ = _binary(np.bitwise_and)
+    __or__, __ror__ = _binary(np.bitwise_or)
+    __xor__, __rxor__ = _binary(np.bitwise_xor)
+    __lshift__, __rlshift__ = _binary(np.left_shift)
+    __rshift__, __rrshift__ = _binary(np.right_shift)
+    __eq__ = _binary(np.equal)[0]  # type: ignore[assignment]
+    __ne__ = _binary(np.not_equal)[0]  # type: ignore[assignment]
+    __lt__ = _binary(np.less)[0]
+    __le__ = _binary(np.less_equal)[0]
+    __gt__ = _binary(np.greater)[0]
+    __ge__ = _binary(np.greater_equal)[0]
+    __neg__ = _unary(np.negative)
+    __pos__ = _unary(np.positive)
+    __invert__ = _unary(np.invert)
+    __abs__ = _unary(np.absolute)
+
+    def __divmod__(self, other: Any) -> tuple[Tensor, Tensor]:
+        return (self // other, self % other)
+
+    def __rdivmod__(self, other: Any) -> tuple[Tensor, Tensor]:
+        return (other // self, other % self)
+
+    def __getitem__(self, key: Any) -> Tensor:
+        from runtime.ops.indexing import stage_index
+
+        return stage_index(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise self._concrete_use(
+            "mutable array", "Staged tensors are immutable: build a new one, e.g. with np.where, "
+            "or use an ag.TensorArray / ag.Variable."
+        )
+
+    # -- NumPy array methods ----------------------------------------------
+    sum = _method("sum")
+    mean = _method("mean")
+    prod = _method("prod")
+    max = _method("max")
+    min = _method("min")
+    argmax = _method("argmax")
+    argmin = _method("argmin")
+    any = _method("any")
+    all = _method("all")
+    std = _method("std")
+    var = _method("var")
+    cumsum = _method("cumsum")
+    cumprod = _method("cumprod")
+    clip = _method("clip")
+    round = _method("round")
+    squeeze = _method("squeeze")
+    ravel = _method("ravel")
+    copy = _method("copy")
+    repeat = _method("repeat")
+    take = _method("take")
+    dot = _method("dot")
+    trace = _method("trace")
+    nonzero = _method("nonzero")
+    swapaxes = _method("swapaxes")
+    conj = _method("conjugate")
+    conjugate = _method("conjugate")
+
+    def flatten(self) -> Tensor:
+        return self.ravel()
+
+    def reshape(self, *shape: Any, **kwargs: Any) -> Tensor:
+        from runtime.ops.dispatch import stage_method
+
+        new_shape = shape[0] if len(shape) == 1 else shape
+        return stage_method("reshape", (self, new_shape), kwargs)
+
+    def transpose(self, *axes: Any) -> Tensor:
+        from runtime.ops.dispatch import stage_method
+
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return stage_method("transpose", (self, tuple(axes)) if axes else (self,), {})
+
+    @property
+    def T(self) -> Tensor:
+        return self.transpose()
+
+    @property
+    def mT(self) -> Tensor:
+        from runtime.ops.dispatch import stage_method
+
+        return stage_method("matrix_transpose", (self,), {})
+
+    @property
+    def size(self) -> int | Tensor:
+        """The element count: a Python int when the shape is fully known, else staged."""
+        if self.type.is_fully_defined:
+            return int(np.prod(self.shape, dtype=np.int64))
+        from runtime.ops.dispatch import stage_method
+
+        return stage_method("size", (self,), {})
+
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        return record("cast", (self,), {"dtype": np.dtype(dtype)})
+
+    def item(self, *args: Any) -> Any:
+        raise self._concrete_use(
+            "scalar (.item())", "Keep computing with the tensor (index it: t[()] or t[i]), "
+            "or use ag.py_function for code that needs Python numbers."
+        )
+
+    def tolist(self) -> Any:
+        raise self._concrete_use("list (.tolist())", "Use ag.py_function for code that needs Python lists.")
 
 
 def constant_node(value: Any, graph: Graph) -> Node:

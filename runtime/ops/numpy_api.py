@@ -1,7 +1,208 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""The NumPy functions that stage when given a Tensor (`SUPPORTED_NUMPY`).
+
+NumPy hands every array function applied to a Tensor to
+`Tensor.__array_function__`, which calls `stage_numpy`; ufuncs arrive through
+`__array_ufunc__` instead (see `elementwise.py`) and are listed here too.
+
+| family | functions | result shape |
+| --- | --- | --- |
+| ufuncs | every `np.<ufunc>`: add, multiply, sqrt, exp, log, tanh, sin, cos, arctan2, hypot, power, mod, floor_divide, maximum, minimum, logical_and/or/not, isnan, isinf, isfinite, sign, floor, ceil, abs, square, log1p, expm1, ... | broadcast |
+| reductions | sum, mean, prod, max/amax, min/amin, argmax, argmin, any, all, std, var, median, ptp, count_nonzero, average, nan* | axis removed (kept with keepdims) |
+| scans | cumsum, cumprod, nancumsum, nancumprod | same; flat without axis |
+| elementwise functions | where (3 arguments), clip, isclose, round/around, nan_to_num, real, imag, sinc | broadcast |
+| shape | reshape, transpose, squeeze, expand_dims, broadcast_to, ravel, swapaxes, moveaxis, flip, fliplr, flipud, roll, rot90, atleast_1d/2d/3d, copy | rule per function |
+| joining | concatenate, stack, hstack, vstack, column_stack, dstack, append, tile, repeat, pad | rule per function |
+| creation | zeros_like, ones_like, full_like, empty_like (zeros: staged values are deterministic), linspace (concrete num) | input's shape |
+| linear algebra | matmul, dot, inner, outer, einsum, tensordot, kron, cross, trace, diag, diagonal, triu, tril, linalg.norm, linalg.det, linalg.inv, linalg.solve | NumPy's |
+| sorting, searching | sort, argsort, searchsorted, take, take_along_axis, diff, ediff1d, interp, percentile, quantile, isin | NumPy's |
+| comparisons | array_equal, array_equiv, allclose | scalar bool |
+| data-dependent | nonzero, argwhere, flatnonzero, unique | unknown length (None) |
+| introspection | shape (Python ints when known), size, ndim, asarray/asanyarray/array/astype (a Tensor stays one; dtype= casts), split/array_split (a list) | |
+
+Anything else applied to a Tensor raises StagingError naming the function and
+the closest supported ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from runtime.ops import elementwise, reductions, shape_ops
+from runtime.ops.calls import is_staged, staging_error
+from runtime.ops.define import define, stage
+from runtime.ops.shapes import known_product, probe_type
+from runtime.types import TensorType
+
+__all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS"]
+
+_PROBED = (
+    "einsum", "dot", "inner", "outer", "tensordot", "kron", "cross", "trace", "diag", "diagonal",
+    "triu", "tril", "tile", "diff", "ediff1d", "searchsorted", "interp", "percentile", "quantile",
+    "take", "take_along_axis", "moveaxis", "rot90", "atleast_1d", "atleast_2d", "atleast_3d",
+    "column_stack", "dstack", "append", "pad", "isin", "array_equal", "array_equiv", "allclose",
+    "linspace", "around", "round", "real", "imag", "sinc", "cov", "corrcoef", "convolve",
+    "matrix_transpose", "trapezoid",
+)
+_LINALG = ("norm", "det", "inv", "solve")
 
 
+def _probe_rule(fn: Callable) -> Callable[..., TensorType]:
+    return lambda *args, **kwargs: probe_type(fn, args, kwargs)
 
-def _unused(*args, **kwargs):
-    raise NotImplementedError("_unused is not built yet")
-SUPPORTED_NUMPY: frozenset = frozenset()
+
+for _name in _PROBED:
+    define(_name, getattr(np, _name), _probe_rule(getattr(np, _name)))
+for _name in _LINALG:
+    define(f"linalg_{_name}", getattr(np.linalg, _name), _probe_rule(getattr(np.linalg, _name)), path=f"np.linalg.{_name}")
+
+
+def _repeat_rule(a: TensorType, repeats: Any, axis: Any = None) -> TensorType:
+    if not isinstance(repeats, TensorType):
+        return probe_type(np.repeat, (a, repeats, axis), {})
+    if axis is None or a.shape is None:
+        return TensorType(a.dtype, (None,))
+    dims = list(a.shape)
+    dims[axis] = None
+    return TensorType(a.dtype, tuple(dims))
+
+
+def _unknown_length(rank_of: Callable[[TensorType], tuple | None], dtype: Any = None) -> Callable:
+    def rule(a: TensorType, *args: Any, **kwargs: Any) -> TensorType:
+        return TensorType(np.dtype(dtype) if dtype else a.dtype, rank_of(a))
+
+    return rule
+
+
+define("repeat", np.repeat, _repeat_rule)
+define("argwhere", np.argwhere, _unknown_length(lambda a: (None, a.rank), np.intp))
+define("flatnonzero", np.flatnonzero, _unknown_length(lambda a: (None,), np.intp))
+define("unique", np.unique, _unknown_length(lambda a: (None,)))
+define("nonzero_0", lambda a, axis: np.nonzero(a)[axis], _unknown_length(lambda a: (None,), np.intp), emit=lambda s, attrs: f"np.nonzero({s[0]})[{attrs['axis']!r}]")
+define(
+    "shape", lambda a: np.asarray(np.shape(a), np.int64), lambda a: TensorType(np.int64, (a.rank,)),
+    emit=lambda s, attrs: f"np.asarray(np.shape({s[0]}), np.int64)",
+)
+define("size", lambda a: np.int64(np.size(a)), lambda a: TensorType(np.int64, ()), emit=lambda s, attrs: f"np.int64(np.size({s[0]}))")
+define("ndim", lambda a: np.int64(np.ndim(a)), lambda a: TensorType(np.int64, ()), emit=lambda s, attrs: f"np.int64(np.ndim({s[0]}))")
+
+
+def _shape(a: Any) -> Any:
+    t = _tensor(a)
+    if t.shape is None:
+        return stage("shape", (t,), {})
+    if None not in t.shape:
+        return t.shape
+    full = stage("shape", (t,), {})
+    return tuple(d if d is not None else full[i] for i, d in enumerate(t.shape))
+
+
+def _size(a: Any, axis: Any = None) -> Any:
+    t = _tensor(a)
+    if axis is not None:
+        return _shape(t)[axis]
+    if t.type.is_fully_defined:
+        return known_product(t.shape)
+    return stage("size", (t,), {})
+
+
+def _ndim(a: Any) -> Any:
+    t = _tensor(a)
+    return t.ndim if t.ndim is not None else stage("ndim", (t,), {})
+
+
+def _tensor(a: Any) -> Any:
+    return a.__autograph_tensor__() if hasattr(a, "__autograph_tensor__") else a
+
+
+def _asarray(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    a = _tensor(a)
+    if isinstance(a, (list, tuple)):
+        return stage("stack", (list(a),), {}) if dtype is None else _asarray(stage("stack", (list(a),), {}), dtype)
+    if dtype is None or np.dtype(dtype) == a.dtype:
+        return a
+    return stage("cast", (a,), {"dtype": np.dtype(dtype)})
+
+
+def _astype(a: Any, dtype: Any, **kwargs: Any) -> Any:
+    return stage("cast", (_tensor(a),), {"dtype": np.dtype(dtype)})
+
+
+def _empty_like(*args: Any, **kwargs: Any) -> Any:
+    return stage("zeros_like", args, kwargs)
+
+
+def _nonzero(a: Any) -> tuple:
+    t = _tensor(a)
+    if t.ndim is None:
+        raise staging_error("np.nonzero of a tensor of unknown rank; use np.argwhere instead")
+    return tuple(stage("nonzero_0", (t,), {"axis": k}) for k in range(max(t.ndim, 1)))
+
+
+def _split(array: Any, indices_or_sections: Any, axis: int = 0, *, strict: bool = True) -> list:
+    t = _tensor(array)
+    if t.shape is None:
+        raise staging_error("np.split of a tensor of unknown rank; reshape it to a known rank first")
+    size = t.shape[axis]
+    if isinstance(indices_or_sections, int):
+        if size is None:
+            raise staging_error(
+                "np.split into equal sections needs the axis size to be known; pass split points instead"
+            )
+        n = indices_or_sections
+        if strict and size % n:
+            raise staging_error(f"np.split: an axis of size {size} does not divide into {n} equal sections")
+        cuts = np.cumsum([size // n + (1 if k < size % n else 0) for k in range(n)])[:-1].tolist()
+    else:
+        cuts = list(indices_or_sections)
+    bounds = zip([0, *cuts], [*cuts, None])
+    lead = (slice(None),) * (axis % t.ndim)
+    return [t[lead + (slice(lo, hi),)] for lo, hi in bounds]
+
+
+_SPECIAL: dict[str, Callable[..., Any]] = {
+    "shape": _shape, "size": _size, "ndim": _ndim, "asarray": _asarray, "asanyarray": _asarray,
+    "array": _asarray, "astype": _astype, "empty_like": _empty_like, "nonzero": _nonzero,
+    "split": _split, "array_split": lambda a, s, axis=0: _split(a, s, axis, strict=False),
+}
+_OPS = {
+    name for name in (
+        *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "where", "clip",
+        "isclose", "nan_to_num", "real_if_close", "zeros_like", "ones_like", "full_like", "sort",
+        "argsort", "repeat", "argwhere", "flatnonzero", "unique",
+    )
+}
+NUMPY_FUNCTIONS: dict[str, Any] = {
+    **{name: getattr(np, name) for name in sorted(_OPS | set(_SPECIAL))},
+    **{f"linalg.{name}": getattr(np.linalg, name) for name in _LINALG},
+}
+_BY_FUNCTION = {id(fn): name for name, fn in NUMPY_FUNCTIONS.items()}
+SUPPORTED_NUMPY: frozenset[str] = frozenset(NUMPY_FUNCTIONS) | frozenset(elementwise.UFUNCS) | {"abs", "mod"}
+
+
+def stage_numpy(func: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Stage `func(*args, **kwargs)` for a NumPy function `func` that got a Tensor."""
+    name = _BY_FUNCTION.get(id(func))
+    if name is None:
+        shown = getattr(func, "__name__", repr(func))
+        close = difflib.get_close_matches(shown, sorted(SUPPORTED_NUMPY), n=5, cutoff=0.6)
+        hint = f" Close supported functions: {', '.join(close)}." if close else ""
+        raise staging_error(
+            f"np.{shown} cannot be applied to a staged Tensor: it is not in ag.SUPPORTED_NUMPY.{hint} "
+            f"Rewrite it with supported NumPy functions, or wrap it with ag.py_function."
+        )
+    if kwargs.get("out") is not None:
+        raise staging_error(f"np.{name}(..., out=...) cannot be staged: staged tensors are immutable; assign the result.")
+    kwargs = {k: v for k, v in kwargs.items() if k != "out"}
+    if name in _SPECIAL:
+        return _SPECIAL[name](*args, **kwargs)
+    op = name.replace(".", "_")
+    return stage(op, args, kwargs)
+
+
+def is_tensor_call(args: Sequence[Any]) -> bool:
+    """Whether any argument is staged (used by callers that dispatch by hand)."""
+    return any(is_staged(a) for a in args)

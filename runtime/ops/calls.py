@@ -1,0 +1,190 @@
+"""A NumPy call split into tensor inputs and a literal template.
+
+`np.clip(t, 0, 1.5)` is staged as one node whose inputs are the tensors and
+whose `attrs` keep everything else as printable, hashable literals:
+
+    inputs = (t,)      attrs = {"args": (Slot(0), Weak(0), Weak(1.5))}
+
+`Slot(i)` stands for input i; `Weak(v)` keeps a Python scalar a Python scalar,
+so NumPy 2's promotion rules (NEP 50: `int32 tensor + 1` stays int32) hold in
+`infer`, `impl` and the emitted code alike. Keyword arguments are the other
+attrs. Without an "args" attr the positional arguments are the inputs in order,
+so `record("add", (a, b))` works too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from runtime.errors import StagingError
+from runtime.origin import user_origin
+
+__all__ = [
+    "Slot", "Weak", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
+]
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Placeholder for the op's input number `index`."""
+
+    index: int
+
+    def __repr__(self) -> str:
+        return f"Slot({self.index})"
+
+
+class Weak:
+    """A Python scalar argument; equal only to a Weak of the same type and value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool | int | float | complex) -> None:
+        self.value = value
+
+    def _key(self) -> tuple:
+        value = self.value
+        if isinstance(value, float) and math.isnan(value):
+            return (float, "nan")
+        return (type(value), value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Weak) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return _literal(self.value)
+
+
+def staging_error(message: str) -> StagingError:
+    """A StagingError that names the user's file:line when one is on the stack."""
+    origin = user_origin(2)
+    where = f"{origin}: " if origin is not None else ""
+    return StagingError(where + message)
+
+
+def is_staged(value: Any) -> bool:
+    from runtime.tensor import Tensor
+
+    return isinstance(value, Tensor) or hasattr(value, "__autograph_tensor__")
+
+
+def split_call(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Inputs (tensors and arrays) and attrs ({"args": template, **kwargs}) for one call."""
+    inputs: list[Any] = []
+    template = tuple(_template(a, inputs) for a in args)
+    attrs = {key: _template(value, inputs) for key, value in kwargs.items()}
+    if template != tuple(Slot(i) for i in range(len(template))) or len(inputs) != len(template):
+        attrs["args"] = template
+    return inputs, attrs
+
+
+def _template(value: Any, inputs: list[Any]) -> Any:
+    if hasattr(value, "__autograph_tensor__"):
+        value = value.__autograph_tensor__()
+    if is_staged(value) or isinstance(value, (np.ndarray, np.generic)):
+        inputs.append(value)
+        return Slot(len(inputs) - 1)
+    if isinstance(value, _PY_SCALARS):
+        return Weak(value)
+    if isinstance(value, list):
+        if any(is_staged(v) for v in _leaves(value)):
+            return tuple(_template(v, inputs) for v in value)
+        inputs.append(np.asarray(value))
+        return Slot(len(inputs) - 1)
+    if isinstance(value, tuple):
+        return tuple(_template(v, inputs) for v in value)
+    if isinstance(value, slice):
+        return slice(*(_template(v, inputs) for v in (value.start, value.stop, value.step)))
+    if value is None or value is Ellipsis or isinstance(value, str):
+        return value
+    if isinstance(value, np.dtype) or (isinstance(value, type) and _is_dtype_like(value)):
+        return np.dtype(value)
+    raise staging_error(
+        f"cannot stage an argument of type {type(value).__name__} ({value!r}); pass tensors, "
+        f"arrays, Python numbers, tuples, slices, dtypes or strings."
+    )
+
+
+def _is_dtype_like(value: type) -> bool:
+    try:
+        np.dtype(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _leaves(value: Any):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+def resolve_call(
+    values: Sequence[Any], attrs: Mapping[str, Any], convert: Callable[[Any], Any] = lambda w: w
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """(args, kwargs) with Slots replaced by `values` and Weaks by their Python value."""
+
+    def fill(item: Any) -> Any:
+        if isinstance(item, Slot):
+            return values[item.index]
+        if isinstance(item, Weak):
+            return convert(item.value)
+        if isinstance(item, tuple):
+            return tuple(fill(v) for v in item)
+        if isinstance(item, slice):
+            return slice(fill(item.start), fill(item.stop), fill(item.step))
+        return item
+
+    template = attrs.get("args")
+    args = tuple(values) if template is None else fill(template)
+    kwargs = {key: fill(value) for key, value in attrs.items() if key != "args"}
+    return args, kwargs
+
+
+def render(item: Any, sources: Sequence[str]) -> str:
+    """Python source for one template item (sources name the inputs)."""
+    if isinstance(item, Slot):
+        return sources[item.index]
+    if isinstance(item, Weak):
+        return _literal(item.value)
+    if isinstance(item, tuple):
+        inner = ", ".join(render(v, sources) for v in item)
+        return f"({inner},)" if len(item) == 1 else f"({inner})"
+    if isinstance(item, slice):
+        parts = ", ".join(render(v, sources) for v in (item.start, item.stop, item.step))
+        return f"slice({parts})"
+    if isinstance(item, np.dtype):
+        return f"np.dtype({item.str if item.names else item.name!r})"
+    if item is Ellipsis:
+        return "..."
+    if isinstance(item, (bool, int, float, complex)):
+        return _literal(item)
+    return repr(item)
+
+
+def render_call(function: str, sources: Sequence[str], attrs: Mapping[str, Any]) -> str:
+    """`np.name(a, 1.5, axis=0)` for a call recorded by `split_call`."""
+    template = attrs.get("args")
+    args = list(sources) if template is None else [render(v, sources) for v in template]
+    args += [f"{key}={render(value, sources)}" for key, value in attrs.items() if key != "args"]
+    return f"{function}({', '.join(args)})"
+
+
+def _literal(value: bool | int | float | complex) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    if isinstance(value, complex):
+        return f"complex({_literal(value.real)}, {_literal(value.imag)})"
+    return repr(value)

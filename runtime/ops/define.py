@@ -1,0 +1,85 @@
+"""`define`: turn a NumPy callable plus a shape rule into a registered Op.
+
+Every op of the set is a NumPy call recorded by `calls.split_call`, so its
+three faces are derived the same way: `impl` fills the template with values
+and calls NumPy, `infer` fills it with TensorTypes and calls the op's rule,
+`emit` fills it with the compiler's names and prints the call.
+
+    define("tanh", np.tanh, rule)              # emits np.tanh(x)
+    define("add", np.add, rule, fmt="{0} + {1}")  # emits x + y
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from runtime.errors import StagingError
+from runtime.ops.calls import render, render_call, resolve_call, split_call, staging_error
+from runtime.ops.registry import OPS, Op, register
+from runtime.types import TensorType
+
+__all__ = ["define", "Rule", "stage"]
+
+Rule = Callable[..., "TensorType"]
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][\w.]*|\d[\w.]*|\(.*\))$")
+
+
+def _operand(source: str) -> str:
+    return source if _SIMPLE.match(source) and not source.startswith("float(") else f"({source})"
+
+
+def define(
+    name: str,
+    fn: Callable,
+    rule: Rule,
+    fmt: str | Callable | None = None,
+    path: str | None = None,
+    emit: Callable | None = None,
+) -> Op:
+    """Register op `name` computing `fn`; `rule(*args, **kwargs)` sees TensorTypes for tensors.
+
+    `fmt` prints the call as an expression over the positional arguments
+    ("{0} + {1}") when no keyword attrs are set; otherwise, and without `fmt`,
+    the call prints as `path(...)` (default `np.<name>`). A callable `fmt`
+    gets the rendered positional arguments and keyword arguments (a dict).
+    """
+    path = path or f"np.{name}"
+
+    def impl(*values: Any, **attrs: Any) -> Any:
+        args, kwargs = resolve_call(values, attrs)
+        return fn(*args, **kwargs)
+
+    def infer(types: Sequence[TensorType], attrs: Mapping[str, Any]) -> TensorType:
+        args, kwargs = resolve_call(types, attrs)
+        try:
+            return rule(*args, **kwargs)
+        except StagingError:
+            raise
+        except (TypeError, ValueError, OverflowError, IndexError) as exc:
+            raise staging_error(f"{path}: {exc}") from exc
+
+    def emit_call(sources: Sequence[str], attrs: Mapping[str, Any]) -> str:
+        if callable(fmt):
+            template = attrs.get("args")
+            rendered = list(sources) if template is None else [render(v, sources) for v in template]
+            keywords = {k: render(v, sources) for k, v in attrs.items() if k != "args"}
+            return fmt(rendered, keywords)
+        if fmt is not None and all(key == "args" for key in attrs):
+            template = attrs.get("args")
+            rendered = list(sources) if template is None else [render(v, sources) for v in template]
+            return fmt.format(*(_operand(s) for s in rendered))
+        return render_call(path, sources, attrs)
+
+    if name in OPS:
+        return OPS[name]
+    return register(Op(name, infer=infer, impl=impl, emit=emit or emit_call))
+
+
+def stage(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Record op `name` on a NumPy-style call (tensors, arrays, Python scalars, literals)."""
+    from runtime.tensor import record
+
+    inputs, attrs = split_call(args, kwargs)
+    return record(name, tuple(inputs), attrs)

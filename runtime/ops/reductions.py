@@ -1,0 +1,71 @@
+"""Reductions and scans: sum, mean, max, argmax, std, any, cumsum, ...
+
+Arguments bind by the NumPy function's own signature, so `np.sum(t, 0)` and
+`np.sum(t, axis=0)` mean the same. The dtype comes from running the function
+on a 1-element array of the input's rank (mean of int is float64, sum of
+int32 is int64, argmax is intp); the shape drops (or keeps, with keepdims)
+the reduced axes, unknown dims and all.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from runtime.ops.define import define
+from runtime.ops.shapes import known_product, normalize_axes, probe, probe_type, reduced
+from runtime.types import TensorType
+
+__all__ = ["REDUCTIONS", "SCANS", "reduction_rule", "scan_rule"]
+
+REDUCTIONS = (
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "any", "all",
+    "std", "var", "median", "ptp", "count_nonzero", "nansum", "nanmean", "nanmax", "nanmin",
+    "nanprod", "nanstd", "nanvar", "nanargmax", "nanargmin", "nanmedian", "average",
+)
+SCANS = ("cumsum", "cumprod", "nancumsum", "nancumprod")
+
+
+def _bind(fn: Callable, args: tuple, kwargs: dict) -> dict[str, Any]:
+    return inspect.signature(fn).bind(*args, **kwargs).arguments
+
+
+def reduction_rule(fn: Callable) -> Callable[..., TensorType]:
+    """Shape: `reduced(a.shape, axis, keepdims)`; dtype: what NumPy gives."""
+
+    def rule(*args: Any, **kwargs: Any) -> TensorType:
+        bound = _bind(fn, args, kwargs)
+        a = next(iter(bound.values()))
+        if not isinstance(a, TensorType) or any(k in bound for k in ("weights", "returned")):
+            return probe_type(fn, args, kwargs)
+        value = probe(fn, args, kwargs, small=True)
+        axis = bound.get("axis")
+        return TensorType(np.asarray(value).dtype, reduced(a.shape, axis, bool(bound.get("keepdims", False))))
+
+    return rule
+
+
+def scan_rule(fn: Callable) -> Callable[..., TensorType]:
+    """Cumulative ops keep the shape along an axis; without one they flatten."""
+
+    def rule(*args: Any, **kwargs: Any) -> TensorType:
+        bound = _bind(fn, args, kwargs)
+        a = next(iter(bound.values()))
+        value = probe(fn, args, kwargs, small=True)
+        if bound.get("axis") is not None:
+            if a.shape is not None:
+                normalize_axes(bound["axis"], len(a.shape))
+            return TensorType(value.dtype, a.shape)
+        size = None if a.shape is None else known_product(a.shape)
+        return TensorType(value.dtype, (size,))
+
+    return rule
+
+
+for _name in REDUCTIONS:
+    define(_name, getattr(np, _name), reduction_rule(getattr(np, _name)))
+for _name in SCANS:
+    define(_name, getattr(np, _name), scan_rule(getattr(np, _name)))

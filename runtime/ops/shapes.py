@@ -1,0 +1,187 @@
+"""Shape and dtype rules shared by the ops, with None for unknown sizes.
+
+Dtypes always come from NumPy itself: the call is run on tiny arrays of the
+input dtypes (`probe`), so promotion, NEP 50 weak scalars and each function's
+own dtype rules match exactly. Shapes follow NumPy's rules written out over
+possibly-unknown dims (`broadcast`, `reduced`), or, for the long tail of
+functions, by running the call twice with different sizes for the unknown dims
+(`probe_type`): the output dims that move are unknown.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from runtime.ops.calls import staging_error
+from runtime.types import Shape, TensorType
+
+__all__ = [
+    "broadcast", "normalize_axes", "reduced", "probe", "probe_type", "dummy", "known_product",
+    "reshaped", "matmul_shape",
+]
+
+_PROBE_SIZES = (5, 7)
+
+
+def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
+    """NumPy broadcasting; None vs n is n (n != 1), None vs 1 or None is None."""
+    if any(s is None for s in shapes):
+        return None
+    rank = max((len(s) for s in shapes), default=0)
+    padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
+    out: list[int | None] = []
+    for dims in zip(*padded):
+        known = {d for d in dims if d is not None and d != 1}
+        if len(known) > 1:
+            shown = " ".join(TensorType(np.float64, s).shape_str() for s in shapes)
+            raise staging_error(f"{what} could not be broadcast together with shapes {shown}")
+        if known:
+            out.append(known.pop())
+        elif None in dims:
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)
+
+
+def normalize_axes(axis: Any, rank: int) -> tuple[int, ...]:
+    """Axes as non-negative ints (NumPy's AxisError, as a StagingError, when out of range)."""
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -rank <= a < rank:
+            raise staging_error(f"axis {a} is out of bounds for a tensor of rank {rank}")
+        out.append(a % rank if rank else 0)
+    if len(set(out)) != len(out):
+        raise staging_error(f"repeated axis in {axis!r}")
+    return tuple(out)
+
+
+def reduced(shape: Shape, axis: Any, keepdims: bool) -> Shape:
+    """The shape after reducing `axis` (None: all axes)."""
+    if shape is None:
+        return () if axis is None and not keepdims else None
+    axes = tuple(range(len(shape))) if axis is None else normalize_axes(axis, len(shape))
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def known_product(shape: Sequence[int | None]) -> int | None:
+    total = 1
+    for d in shape:
+        if d is None:
+            return None
+        total *= d
+    return total
+
+
+def reshaped(shape: Shape, new_shape: Sequence[int | None]) -> Shape:
+    """The shape `reshape` gives; -1 is solved when the other sizes are known."""
+    new_shape = tuple(new_shape)
+    if sum(1 for d in new_shape if d == -1) > 1:
+        raise staging_error(f"can only specify one unknown dimension (-1) in reshape {new_shape}")
+    total = None if shape is None else known_product(shape)
+    rest = known_product([d for d in new_shape if d != -1])
+    if -1 not in new_shape:
+        if total is not None and rest is not None and total != rest:
+            raise staging_error(f"cannot reshape a tensor of shape {shape} into shape {new_shape}")
+        return new_shape
+    solved = None
+    if total is not None and rest is not None:
+        if rest == 0 or total % rest:
+            raise staging_error(f"cannot reshape a tensor of shape {shape} into shape {new_shape}")
+        solved = total // rest
+    return tuple(solved if d == -1 else d for d in new_shape)
+
+
+def dummy(t: TensorType, size: int | None = None) -> np.ndarray:
+    """A small zero array of `t`'s dtype; unknown dims become `size` (1 by default)."""
+    shape = (1,) if t.shape is None else t.shape
+    return np.zeros(tuple((size or 1) if d is None else d for d in shape), t.dtype)
+
+
+def _quiet_call(fn: Callable, args: tuple, kwargs: dict) -> Any:
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _substitute(item: Any, make: Callable[[TensorType], Any]) -> Any:
+    if isinstance(item, TensorType):
+        return make(item)
+    if isinstance(item, tuple):
+        return tuple(_substitute(v, make) for v in item)
+    if isinstance(item, slice):
+        return slice(*(_substitute(v, make) for v in (item.start, item.stop, item.step)))
+    return item
+
+
+def probe(fn: Callable, args: tuple, kwargs: dict, size: int | None = None, small: bool = False) -> Any:
+    """Run `fn` with every TensorType replaced by a zero array (its shape, or 1-sized dims)."""
+
+    def make(t: TensorType) -> np.ndarray:
+        if small:
+            return np.zeros((1,) * (t.rank if t.rank is not None else 1), t.dtype)
+        return dummy(t, size)
+
+    try:
+        return _quiet_call(fn, _substitute(args, make), _substitute(kwargs, make))
+    except (TypeError, ValueError, IndexError) as exc:
+        name = getattr(fn, "__name__", "op")
+        raise staging_error(f"{name}: {exc}") from exc
+
+
+def _type_of_result(result: Any) -> TensorType:
+    array = np.asarray(result)
+    return TensorType(array.dtype, array.shape)
+
+
+def probe_type(fn: Callable, args: tuple, kwargs: dict) -> TensorType:
+    """Type of `fn(*args)` by running it; dims that follow an unknown input dim are None."""
+    types = [t for t in _flat(args) + _flat(kwargs.values()) if isinstance(t, TensorType)]
+    if any(t.shape is None for t in types):
+        return TensorType(np.asarray(probe(fn, args, kwargs, small=True)).dtype, None)
+    if all(t.is_fully_defined for t in types):
+        return _type_of_result(probe(fn, args, kwargs))
+    try:
+        first, second = (_type_of_result(probe(fn, args, kwargs, size=s)) for s in _PROBE_SIZES)
+    except ValueError:
+        first = second = _type_of_result(probe(fn, args, kwargs, size=1))
+        return TensorType(first.dtype, (None,) * len(first.shape))
+    if len(first.shape) != len(second.shape):
+        return TensorType(first.dtype, None)
+    return TensorType(first.dtype, tuple(a if a == b else None for a, b in zip(first.shape, second.shape)))
+
+
+def _flat(items: Any) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, (tuple, list)):
+            out += _flat(item)
+        elif isinstance(item, dict):
+            out += _flat(item.values())
+        else:
+            out.append(item)
+    return out
+
+
+def matmul_shape(a: TensorType, b: TensorType) -> Shape:
+    """`a @ b`: batch dims broadcast, the contracted sizes must agree."""
+    if a.shape is None or b.shape is None:
+        return None
+    if not a.shape or not b.shape:
+        raise staging_error("matmul: a scalar operand is not allowed; use * instead")
+    sa = (1,) + a.shape if len(a.shape) == 1 else a.shape
+    sb = b.shape + (1,) if len(b.shape) == 1 else b.shape
+    if sa[-1] is not None and sb[-2] is not None and sa[-1] != sb[-2]:
+        raise staging_error(f"matmul: contracted sizes differ: {a.shape_str()} @ {b.shape_str()}")
+    batch = broadcast(sa[:-2], sb[:-2])
+    assert batch is not None
+    out = batch + ((sa[-2],) if len(a.shape) > 1 else ()) + ((sb[-1],) if len(b.shape) > 1 else ())
+    return out
