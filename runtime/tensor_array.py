@@ -1,6 +1,223 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""TensorArray: a growable list of tensors that loops write one element at a time.
+
+Outside a trace it works on NumPy values at once. Inside a trace it is a
+thin Python object around a *handle*: a Tensor of dtype object whose run-time
+value is a Python list of element arrays. The handle is what flows through
+the graph, so a TensorArray can be a while-loop variable or a cond output
+(`__autograph_tensor__` gives the handle, `__autograph_rebuild__` wraps a new
+handle with the same static facts: dtype, element shape, size).
+
+Writes are O(1): "ta_write" stores into the list in place and returns it.
+That is safe because the functional API (`ta = ta.write(i, v)`) leaves the
+old handle dead in the graph; the op is marked `inplace`, so where the old
+handle is still used (another op reads it, or it is captured from an
+enclosing graph) the compiler hands the write a copy instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from runtime.errors import InvalidArgumentError, StagingError
+from runtime.ops.registry import OPS, Op, register
+from runtime.origin import user_origin
+from runtime.tensor import Tensor, as_node
+from runtime.trace_context import current_graph
+from runtime.types import Shape, TensorType, merge_shapes
+
+__all__ = ["TensorArray"]
+
+HANDLE = TensorType(np.dtype(object), ())
 
 
+# -- run-time implementations (NumPy values; the handle is a list) ------------
+def ta_new(*size: Any, dynamic: bool) -> list:
+    """A fresh buffer of `size` unwritten slots."""
+    return [None] * int(size[0]) if size else []
 
-def TensorArray(*args, **kwargs):
-    raise NotImplementedError("TensorArray is not built yet")
+
+def ta_write(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype) -> list:
+    """Store `value` at `index` (growing the buffer when dynamic); returns the same list."""
+    i = int(index)
+    if i < 0 or i >= len(items):
+        if not dynamic or i < 0:
+            raise InvalidArgumentError(
+                f"TensorArray index {i} is out of bounds for size {len(items)}; create it with "
+                f"dynamic_size=True to let it grow."
+            )
+        items.extend([None] * (i + 1 - len(items)))
+    if getattr(value, "dtype", None) != dtype:
+        value = np.asarray(value, dtype=dtype)
+    items[i] = value
+    return items
+
+
+def ta_read(items: list, index: Any) -> Any:
+    """The element at `index`."""
+    i = int(index)
+    value = items[i] if -len(items) <= i < len(items) else None
+    if value is None:
+        raise InvalidArgumentError(f"TensorArray element {i} was read before it was written")
+    return value
+
+
+def ta_stack(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
+    """All elements stacked along a new first axis."""
+    if not items:
+        if element_shape is None or None in element_shape:
+            raise InvalidArgumentError("cannot stack an empty TensorArray whose element shape is unknown")
+        return np.zeros((0, *element_shape), dtype)
+    if any(item is None for item in items):
+        missing = next(i for i, item in enumerate(items) if item is None)
+        raise InvalidArgumentError(f"cannot stack a TensorArray whose element {missing} was never written")
+    return np.stack(items)
+
+
+def ta_unstack(value: Any, dtype: np.dtype) -> list:
+    """A buffer holding the rows of `value`."""
+    return list(np.asarray(value, dtype=dtype))
+
+
+def ta_size(items: list) -> np.int64:
+    return np.int64(len(items))
+
+
+def _register(op: Op) -> Op:
+    return OPS[op.name] if op.name in OPS else register(op)
+
+
+def _typed_by_caller(types, attrs) -> TensorType:
+    raise AssertionError("TensorArray nodes are typed by TensorArray itself, not by infer")
+
+
+for _op in (
+    Op("ta_new", _typed_by_caller, ta_new),
+    Op("ta_write", _typed_by_caller, ta_write, inplace=True),
+    Op("ta_unstack", _typed_by_caller, ta_unstack),
+    Op("ta_read", _typed_by_caller, ta_read),
+    Op("ta_stack", _typed_by_caller, ta_stack),
+    Op("ta_size", _typed_by_caller, ta_size, emit=lambda args, attrs: f"np.int64(len({args[0]}))"),
+):
+    _register(_op)
+
+
+def _stage(op: str, inputs: tuple, attrs: dict, type_: TensorType, name: str = "ta") -> Tensor:
+    graph = current_graph()
+    nodes = tuple(graph.own(as_node(v, graph)) for v in inputs)
+    return Tensor(graph.add_node(op, nodes, attrs, type_, user_origin(3), name=name), graph)
+
+
+def _element_type(value: Any) -> TensorType:
+    if isinstance(value, Tensor):
+        return value.type
+    if hasattr(value, "__autograph_tensor__"):
+        return value.__autograph_tensor__().type
+    array = np.asarray(value)
+    return TensorType(array.dtype, array.shape)
+
+
+class TensorArray:
+    """A list of tensors of one dtype: `write`, `read`, `stack`, `unstack`, `size`."""
+
+    def __init__(
+        self, dtype: Any, size: Any = 0, dynamic_size: bool = False, element_shape: Any = None,
+    ) -> None:
+        self.dtype = np.dtype(dtype)
+        self.dynamic_size = bool(dynamic_size)
+        self.element_shape: Shape = None if element_shape is None else tuple(element_shape)
+        self._handle: Tensor | None = None
+        self._items: list = []
+        if current_graph() is None:
+            if isinstance(size, Tensor):
+                raise StagingError("a TensorArray's size is a tensor outside of a trace")
+            self._size: int | None = int(size)
+            self._items = [None] * self._size
+            return
+        self._size = None if isinstance(size, Tensor) else int(size)
+        inputs = (size,) if isinstance(size, Tensor) else (np.int64(self._size),)
+        self._handle = _stage("ta_new", inputs, {"dynamic": self.dynamic_size}, HANDLE)
+
+    # -- staging protocol ---------------------------------------------------
+    @property
+    def staged(self) -> bool:
+        return self._handle is not None
+
+    def __autograph_tensor__(self) -> Tensor:
+        if self._handle is None:
+            graph = current_graph()
+            node = graph.add_node("constant", (), {"value": list(self._items)}, HANDLE, name="ta")
+            return Tensor(node, graph)
+        return self._handle
+
+    def __autograph_rebuild__(self, handle: Tensor) -> TensorArray:
+        """The same kind of array around another handle (a loop or cond output)."""
+        new = object.__new__(TensorArray)
+        new.dtype, new.dynamic_size, new.element_shape = self.dtype, self.dynamic_size, self.element_shape
+        new._size, new._handle, new._items = self._size, handle, []
+        return new
+
+    def _check_element(self, value: Any) -> None:
+        type_ = _element_type(value)
+        if type_.dtype != self.dtype and not np.can_cast(type_.dtype, self.dtype, "same_kind"):
+            raise StagingError(
+                f"cannot write a {type_.dtype.name} value into a TensorArray of {self.dtype.name}; "
+                f"cast it with .astype(np.{self.dtype.name})."
+            )
+        if self.element_shape is None:
+            self.element_shape = type_.shape
+        else:
+            self.element_shape = merge_shapes(self.element_shape, type_.shape)
+
+    # -- the API --------------------------------------------------------------
+    def write(self, index: Any, value: Any) -> TensorArray:
+        """Store `value` at `index`; use the returned array from then on."""
+        if self._handle is None:
+            self._check_element(value)
+            ta_write(self._items, index, value, self.dynamic_size, self.dtype)
+            return self
+        new = self.__autograph_rebuild__(self._handle)
+        new._check_element(value)
+        attrs = {"dynamic": self.dynamic_size, "dtype": self.dtype}
+        new._handle = _stage("ta_write", (self._handle, index, value), attrs, HANDLE)
+        return new
+
+    def read(self, index: Any) -> Any:
+        if self._handle is None:
+            return ta_read(self._items, index)
+        return _stage("ta_read", (self._handle, index), {}, TensorType(self.dtype, self.element_shape), "read")
+
+    def stack(self) -> Any:
+        attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
+        if self._handle is None:
+            return ta_stack(self._items, **attrs)
+        lead = None if self.dynamic_size else self._size
+        shape = None if self.element_shape is None else (lead, *self.element_shape)
+        return _stage("ta_stack", (self._handle,), attrs, TensorType(self.dtype, shape), "stack")
+
+    def unstack(self, value: Any) -> TensorArray:
+        """A TensorArray holding the rows of `value`."""
+        type_ = _element_type(value)
+        if self._handle is None:
+            new = TensorArray(self.dtype, 0, self.dynamic_size, self.element_shape)
+            new._items = ta_unstack(value, self.dtype)
+            new._size = len(new._items)
+            new.element_shape = type_.shape[1:] if type_.shape else new.element_shape
+            return new
+        new = self.__autograph_rebuild__(self._handle)
+        if type_.shape:
+            new._size = type_.shape[0]
+            new.element_shape = type_.shape[1:]
+        new._handle = _stage("ta_unstack", (value,), {"dtype": self.dtype}, HANDLE)
+        return new
+
+    def size(self) -> Any:
+        """The number of elements, as an int64."""
+        if self._handle is None:
+            return ta_size(self._items)
+        return _stage("ta_size", (self._handle,), {}, TensorType(np.int64, ()), "size")
+
+    def __repr__(self) -> str:
+        mode = "staged" if self._handle is not None else f"{len(self._items)} elements"
+        return f"<TensorArray {self.dtype.name} {mode}>"
