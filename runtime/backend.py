@@ -14,6 +14,7 @@ dispatch protocols, so that part needs no method here.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -112,9 +113,10 @@ class NumpyGraphBackend:
         return TensorArray(dtype, size=size, dynamic_size=dynamic_size, element_shape=element_shape)
 
     def is_tensor_array(self, value: object) -> bool:
-        from runtime.tensor_array import TensorArray
-
-        return isinstance(TensorArray, type) and isinstance(value, TensorArray)
+        # No TensorArray can exist before its module is imported: skip the import.
+        module = sys.modules.get("runtime.tensor_array")
+        array_type = getattr(module, "TensorArray", None)
+        return isinstance(array_type, type) and isinstance(value, array_type)
 
     def stage_assert(self, cond, message, origin) -> None:
         from runtime.effects import staged_assert_op

@@ -154,7 +154,7 @@ class _Loop:
 
         outputs = self.backend.stage_while(
             cond_fn, body_fn, prefix + carried, self.opts.get("maximum_iterations"),
-            self._shape_invariants(state, kinds, len(prefix)), self._leaf_names(state, kinds, counted),
+            self._shape_invariants(state, kinds, carried), self._leaf_names(state, kinds, counted),
         )
         self.set_state(self._rebuild(state, kinds, outputs[len(prefix):]))
         if first_bound:
@@ -286,11 +286,13 @@ class _Loop:
     def _has_invariant(self, value: Any) -> bool:
         return any(v is value for v, _ in self.opts.get("shape_invariants") or ())
 
-    def _shape_invariants(self, state: FlatState, kinds: list[str], offset: int) -> list | None:
-        """(value, shape) pairs as given: the while_loop matches them to loop variables by identity."""
-        del state, kinds, offset
+    def _shape_invariants(self, state: FlatState, kinds: list[str], carried: list) -> list | None:
+        """(value, shape) pairs, each value mapped to the loop variable staged for it."""
         given = self.opts.get("shape_invariants")
-        return list(given) if given else None
+        if not given:
+            return None
+        staged = dict(zip((id(v) for v, k in zip(state.leaves, kinds) if k in _CARRIED), carried))
+        return [(staged.get(id(value), value), shape) for value, shape in given]
 
     def _leaf_names(self, state: FlatState, kinds: list[str], counted: bool) -> tuple[str, ...]:
         owners = [o for o, k in zip(state.owners, kinds) if k in _CARRIED]

@@ -13,7 +13,7 @@ from runtime.tensor import Tensor
 from runtime.trace_context import building
 from runtime.types import TensorType
 
-__all__ = ["Traced", "trace", "node_count"]
+__all__ = ["Traced", "trace", "node_count", "line_of"]
 
 
 class Traced:
@@ -54,3 +54,12 @@ def trace(fn: Callable[..., Any], *types: tuple) -> Traced:
     graph.set_outputs(nodes)
     graph.finish()
     return Traced(graph, single)
+
+
+def line_of(path: str, marker: str) -> str:
+    """`path:line` of the line holding `marker` (a comment in a test file)."""
+    with open(path, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            if marker in text and "line_of(" not in text:
+                return f"{path}:{number}"
+    raise AssertionError(f"{marker!r} not found in {path}")

@@ -9,6 +9,7 @@ import pytest
 
 from runtime import operators as ag__
 from runtime.errors import StagingError
+from tests.runtime.operators import graphs
 from tests.runtime.operators.graphs import trace
 
 SCALAR_I = (np.int64, ())
@@ -16,12 +17,7 @@ SCALAR_F = (np.float64, ())
 
 
 def line_of(marker: str) -> str:
-    """`file:line` of the line holding `marker` in this file."""
-    with open(__file__, encoding="utf-8") as f:
-        for number, text in enumerate(f, 1):
-            if marker in text and "line_of(" not in text:
-                return f"{__file__}:{number}"
-    raise AssertionError(marker)
+    return graphs.line_of(__file__, marker)
 
 
 def abs_value(x):
