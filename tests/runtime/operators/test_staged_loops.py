@@ -227,7 +227,7 @@ def test_train_loop_over_python_data_grows_with_the_data_over_a_tensor_does_not(
     for count in (3, 10):
         data = [(np.int64(1), np.int64(1))] * count
         as_tensor = np.ones((count, 2), np.int64)
-        unrolled = trace(lambda loss: python_list_train(data, loss), SCALAR_I)
+        unrolled = trace(lambda loss, data=data: python_list_train(data, loss), SCALAR_I)
         staged = trace(python_list_train, (np.int64, (None, 2)), SCALAR_I)
         assert staged(as_tensor, np.int64(0)) == 0
         assert unrolled(np.int64(0)) == 0
