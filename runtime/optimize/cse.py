@@ -1,0 +1,74 @@
+"""Common-subexpression elimination: one node per (op, inputs, attrs).
+
+    a = x * 2
+    b = x * 2            ->   a = x * 2
+    c = a + b                 c = a + a
+
+Only pure ops are merged: effectful and stateful ones (a variable read may
+see a different value after an assign) and control flow never are. Attrs
+are compared by type and value (`0.0` and `-0.0`, `1` and `True` differ);
+a node whose attrs cannot be hashed is left alone. Scalar constants of the
+same dtype and value are merged as well. Each graph is its own scope.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from runtime.graph import Graph, Node
+from runtime.ops.calls import Weak
+from runtime.ops.registry import OPS
+from runtime.optimize.rewrite import SUBGRAPHS, rewrite
+
+__all__ = ["eliminate_common_subexpressions"]
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_freeze(v) for v in value))
+    if isinstance(value, (bool, int, float, complex, np.generic)):
+        return (type(value).__name__, repr(value))
+    if isinstance(value, Weak):
+        return ("weak", _freeze(value.value))
+    hash(value)
+    return (type(value), value)
+
+
+def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
+    if node.op == "constant":
+        value = node.attrs["value"]
+        array = np.asarray(value)
+        if array.ndim != 0 or array.dtype == object:
+            return None
+        return ("constant", array.dtype.str, repr(array.item()))
+    if node.op in SUBGRAPHS or node.op in ("input", "capture") or not inputs:
+        return None
+    op = OPS.get(node.op)
+    if op is None or op.effectful or op.stateful or op.inplace:
+        return None
+    try:
+        attrs = tuple(sorted((k, _freeze(v)) for k, v in node.attrs.items()))
+        key = (node.op, tuple(id(i) for i in inputs), attrs)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def eliminate_common_subexpressions(graph: Graph) -> Graph:
+    """`graph` with repeated pure computations computed once."""
+    seen: dict[int, dict[Any, Node]] = {}
+
+    def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
+        key = _key(node, inputs)
+        if key is None:
+            return None
+        table = seen.setdefault(id(new), {})
+        if key in table:
+            return table[key]
+        table[key] = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)
+        return table[key]
+
+    return rewrite(graph, hook)

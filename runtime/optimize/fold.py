@@ -1,0 +1,71 @@
+"""Constant folding: compute at compile time what depends only on constants.
+
+    a = np.int64(2) * np.int64(3)
+    b = x + a            ->   b = x + np.int64(6)
+
+A node is folded when every input is a constant, its op is pure (not
+effectful, not stateful, not an in-place or handle op, not control flow),
+NumPy computes it without a warning or an error (those stay at run time,
+where the user sees them), the result has the dtype the graph inferred, and
+it is small (at most `MAX_ELEMENTS` elements: a folded `np.zeros((1000,
+1000))` would only make the program bigger).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from runtime.graph import Graph, Node
+from runtime.ops.registry import OPS
+from runtime.optimize.rewrite import SUBGRAPHS, rewrite
+from runtime.types import TensorType
+
+__all__ = ["fold_constants", "MAX_ELEMENTS"]
+
+MAX_ELEMENTS = 1024
+
+
+def _foldable(node: Node, inputs: tuple[Node, ...]) -> bool:
+    if node.op in SUBGRAPHS or not inputs or not isinstance(node.type, TensorType):
+        return False
+    if node.type.dtype == object or any(i.op != "constant" or i.type.dtype == object for i in inputs):
+        return False
+    op = OPS.get(node.op)
+    return op is not None and not (op.effectful or op.stateful or op.inplace)
+
+
+def _evaluate(node: Node, inputs: tuple[Node, ...]) -> Any:
+    """The op's value on the constants, or None when it must stay a run-time computation."""
+    op = OPS[node.op]
+    values = [i.attrs["value"] for i in inputs]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            result = op.impl(*values, **node.attrs)
+    except Exception:  # noqa: BLE001 - any failure is reported when the graph runs
+        return None
+    if not isinstance(result, (np.ndarray, np.generic)):
+        return None
+    array = np.asarray(result)
+    type_: TensorType = node.type  # type: ignore[assignment]
+    if array.size > MAX_ELEMENTS or not type_.is_compatible_with(array.dtype, array.shape):
+        return None
+    return result
+
+
+def fold_constants(graph: Graph) -> Graph:
+    """`graph` with pure computations on constants replaced by their values."""
+
+    def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
+        if not _foldable(node, inputs):
+            return None
+        value = _evaluate(node, inputs)
+        if value is None:
+            return None
+        type_ = TensorType(np.asarray(value).dtype, np.shape(value))
+        return new.add_node("constant", (), {"value": value}, type_, node.origin, node.name)
+
+    return rewrite(graph, hook)
