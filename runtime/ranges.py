@@ -86,6 +86,10 @@ class StagedRange(StagedIterable):
         """The values as one staged `range` op."""
         return record("range", (self.start, self.limit, self.delta), {"dtype": self.dtype})
 
+    def __getitem__(self, index: Any) -> Any:
+        return self.staged_item(index) if get_backend(index).is_staged(index) else \
+            self.staged_item(get_backend().constant(np.int64(index)))
+
     def __iter__(self):
         # NumPy's dispatch for np.stack(r) iterates its argument looking for overrides:
         # yielding the range itself routes np.stack to __array_function__ below.

@@ -1,0 +1,42 @@
+"""and/or/not on Tensors: a cond keeps Python's short circuit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import operators as ag__
+from tests.runtime.operators.graphs import trace
+
+
+def in_bounds_and_positive(xs, i):
+    return ag__.and_(lambda: i < np.shape(xs)[0], lambda: xs[np.minimum(i, np.shape(xs)[0] - 1)] > 0)
+
+
+def test_and_evaluates_the_right_side_only_when_needed():
+    f = trace(in_bounds_and_positive, (np.int64, (None,)), (np.int64, ()))
+    xs = np.array([1, -2, 3])
+    assert [bool(f(xs, np.int64(i))) for i in range(5)] == [True, False, True, False, False]
+    assert [n.op for n in f.graph.nodes].count("cond") == 1
+
+
+def test_or_and_not():
+    def either(a, b):
+        return ag__.or_(lambda: a > 0, lambda: ag__.not_(b > 0))
+
+    f = trace(either, (np.int64, ()), (np.int64, ()))
+    table = {(a, b): bool(f(np.int64(a), np.int64(b))) for a in (-1, 1) for b in (-1, 1)}
+    assert table == {(a, b): (a > 0) or not (b > 0) for a in (-1, 1) for b in (-1, 1)}
+
+
+def test_python_bool_on_the_right_of_a_tensor():
+    def f(a):
+        return ag__.and_(lambda: a > 0, lambda: True)
+
+    g = trace(f, (np.int64, ()))
+    assert bool(g(np.int64(3))) and not bool(g(np.int64(-3)))
+
+
+def test_python_operands_keep_python_semantics():
+    assert ag__.and_(lambda: 0, lambda: 1 / 0) == 0
+    assert ag__.or_(lambda: "", lambda: [1]) == [1]
+    assert ag__.not_([]) is True
