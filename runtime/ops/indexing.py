@@ -130,6 +130,7 @@ def _apply(shape: tuple, items: tuple, kinds: list[str], advanced: bool) -> tupl
             elif kind == "bool_scalar":
                 adv_shapes.append((1 if item else 0,))
             else:
+                _check_mask(item, shape[dim:dim + len(item.shape)])
                 adv_shapes.append((None,))
             dim += _consumed(kind, item)
     if not advanced:
@@ -141,6 +142,12 @@ def _apply(shape: tuple, items: tuple, kinds: list[str], advanced: bool) -> tupl
     if adjacent:
         return tuple(out[:first]) + block + tuple(out[first:])
     return block + tuple(out)
+
+
+def _check_mask(mask: TensorType, dims: tuple) -> None:
+    for m, d in zip(mask.shape, dims):
+        if m is not None and d is not None and m != d:
+            raise IndexError(f"boolean index of shape {mask.shape_str()} does not match the indexed dims {dims}")
 
 
 def _check_bound(item: Any, size: int | None) -> None:
@@ -169,4 +176,4 @@ def _emit(sources: Any, attrs: Any) -> str:
     return f"{render(base, sources)}[{text}]"
 
 
-INDEX = define("index", operator.getitem, _index_rule, emit=_emit)
+INDEX = define("index", operator.getitem, _index_rule, path="indexing", emit=_emit)

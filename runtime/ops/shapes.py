@@ -151,9 +151,16 @@ def probe_type(fn: Callable, args: tuple, kwargs: dict) -> TensorType:
         return _type_of_result(probe(fn, args, kwargs))
     try:
         first, second = (_type_of_result(probe(fn, args, kwargs, size=s)) for s in _PROBE_SIZES)
-    except ValueError:
-        first = second = _type_of_result(probe(fn, args, kwargs, size=1))
-        return TensorType(first.dtype, (None,) * len(first.shape))
+    except ValueError as exc:
+        # The unknown dims must agree with some known size: any size that runs gives the rank.
+        known = sorted({d for t in types for d in t.shape if d is not None} | {1})
+        for size in known:
+            try:
+                result = _type_of_result(probe(fn, args, kwargs, size=size))
+            except ValueError:
+                continue
+            return TensorType(result.dtype, (None,) * len(result.shape))
+        raise exc
     if len(first.shape) != len(second.shape):
         return TensorType(first.dtype, None)
     return TensorType(first.dtype, tuple(a if a == b else None for a, b in zip(first.shape, second.shape)))
