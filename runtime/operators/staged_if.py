@@ -164,6 +164,14 @@ class _Branches:
         )
 
     def _mixed(self, name, before, first_side, value, side) -> Exception:
+        if is_return_value(name):
+            return self._error(
+                f"the function returns {describe(before, self.backend)} in the "
+                f"{_BRANCH[first_side]} and {describe(value, self.backend)} in the {_BRANCH[side]} "
+                f"of a tensor-dependent {self.what}",
+                "Return a value of the same dtype on every path (a function that sometimes falls "
+                "off the end returns None there).",
+            )
         return self._error(
             f"'{name}' is {describe(before, self.backend)} in the {_BRANCH[first_side]} and "
             f"{describe(value, self.backend)} in the {_BRANCH[side]} of a tensor-dependent {self.what}",

@@ -274,6 +274,14 @@ class _Loop:
         )
 
     def _python_changed(self, name: str, before: Any, value: Any) -> StagingError:
+        if is_return_value(name):
+            return rule_error(
+                f"the function returns {describe(value, self.backend)} from inside a staged "
+                f"{self.what} loop but {describe(before, self.backend)} when the loop ends without "
+                f"returning",
+                self.origin, "Return a value of the same dtype after the loop too (every path "
+                "of a staged function must return the same kind of value).",
+            )
         return rule_error(
             f"'{name}' is {describe(before, self.backend)} before a staged {self.what} loop and "
             f"{describe(value, self.backend)} after an iteration; a staged loop carries only "

@@ -428,3 +428,23 @@ def test_tensor_dependent_break_in_a_python_loop_is_an_error():
     assert "a tensor-dependent break" in str(info.value)
     assert "ag.range" in str(info.value)
     assert line_of("# <- pybreak") in str(info.value)
+
+
+def test_returning_a_tensor_in_a_loop_and_none_after_it_is_an_error():
+    def f(xs):
+        scope = {"do_return": False, "retval": None}
+        names = ("do_return", "retval")
+        get_state, set_state = state_of(names, scope)
+
+        def loop_body(itr):
+            scope["do_return"] = True
+            scope["retval"] = itr
+
+        ag__.for_stmt(xs, lambda: ag__.not_(scope["do_return"]), loop_body, get_state, set_state,
+                      names, {"iterate_names": "x"})  # <- falls off
+        return xs
+
+    with pytest.raises(StagingError) as info:
+        trace(f, (np.int64, (None,)))
+    print(info.value)
+    assert "the function returns an int64[] Tensor from inside a staged for loop but None" in str(info.value)
