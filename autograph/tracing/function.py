@@ -179,8 +179,10 @@ class Function:
         return values
 
     def _key(self, leaves: list, tree: Any) -> Any:
-        if self._fast and len(leaves) == 1 and type(leaves[0]) is np.ndarray and tree.children[0].kind == "leaf":
-            return (leaves[0].dtype, leaves[0].shape, _FAST)
+        if self._fast and len(leaves) == 1 and tree.children[0].kind == "leaf":
+            leaf = leaves[0]
+            if isinstance(leaf, (np.ndarray, np.generic)):
+                return (leaf.dtype, leaf.shape, _FAST)
         return (tree, tuple([leaf_key(leaf) for leaf in leaves]))
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:

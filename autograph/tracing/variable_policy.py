@@ -5,14 +5,19 @@ A trace that creates Variables is run a second time at once: the usual
 time and its trace is kept; a body that creates a Variable at every call
 (`v = ag.Variable(1.0)`) creates new ones again and raises ValueError, since
 the graph would otherwise make a fresh Variable at each run. A later trace
-(another signature) may not create Variables at all.
+(another signature) may not create Variables at all. The error names the
+user's line that created the Variable.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from autograph.tracing.report import format_frames
+from runtime.origin import Origin, is_internal_file, map_location
 
 __all__ = ["traced_with_variable_policy", "MESSAGE"]
 
@@ -27,34 +32,70 @@ MESSAGE = (
 
 @contextmanager
 def _created() -> Iterator[list]:
-    """The Variables created in the block (empty when the runtime has no Variables yet)."""
-    try:
-        from runtime.variables import creation_scope
-    except ImportError:
-        yield []
-        return
+    """The Variables created in the block."""
+    from runtime.variables import creation_scope
+
     with creation_scope() as created:
         yield created
 
 
+@contextmanager
+def _creation_sites() -> Iterator[list[Origin]]:
+    """The user's lines that construct a Variable in the block (this thread only)."""
+    from runtime.variables import Variable
+
+    init_code = Variable.__init__.__code__
+    sites: list[Origin] = []
+    previous = sys.getprofile()
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is init_code:
+            origin = _user_site(frame.f_back)
+            if origin is not None:
+                sites.append(origin)
+
+    sys.setprofile(watch)
+    try:
+        yield sites
+    finally:
+        sys.setprofile(previous)
+
+
+def _user_site(frame: Any) -> Origin | None:
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not is_internal_file(filename):
+            origin = map_location(filename, frame.f_lineno)
+            if origin is not None:
+                if origin.file == filename and not origin.function:
+                    origin = Origin(origin.file, origin.line, origin.text, frame.f_code.co_name)
+                return origin
+        frame = frame.f_back
+    return None
+
+
 def traced_with_variable_policy(trace: Callable[[], T], first: bool, name: str) -> T:
     """Run `trace()`, enforcing that Variables are created only by the first trace."""
-    with _created() as created:
+    if first:
+        with _created() as created:
+            result = trace()
+        if not created:
+            return result
+    with _created() as created, _creation_sites() as sites:
         result = trace()
-    if not created:
-        return result
-    if not first:
-        raise ValueError(_message(name, created, "a trace after the first one"))
-    with _created() as created_again:
-        result = trace()
-    if created_again:
-        raise ValueError(_message(name, created_again, "every trace"))
+    if created:
+        when = "every trace" if first else "a trace after the first one"
+        raise _error(f"{name} creates Variables in {when}. {MESSAGE}", sites)
     return result
 
 
-def _message(name: str, variables: list, when: str) -> str:
-    origins = [str(o) for o in (getattr(v, "origin", None) for v in variables) if o is not None]
-    where = f" (created at {', '.join(origins)})" if origins else ""
-    return f"{name} creates Variables in {when}{where}. {MESSAGE}"
-
-
+def _error(message: str, sites: list[Origin]) -> ValueError:
+    error = ValueError(message)
+    if sites:
+        note = format_frames(sites)
+        if sys.version_info >= (3, 11):
+            error.add_note(note)
+        else:
+            error.args = (f"{message}\n\n{note}",)
+        error.__autograph_reported__ = True  # type: ignore[attr-defined]
+    return error
