@@ -326,6 +326,10 @@ def _types_of(value: Any, backend) -> tuple:
 
 
 def _example(before: Any, dtype: np.dtype, name: str) -> str:
+    """An initial value of `dtype`: a Python literal for NumPy's defaults, else a NumPy scalar."""
     if isinstance(before, (bool, int, float, complex, np.generic)):
-        return repr(np.asarray(before).astype(dtype).item())
+        item = np.asarray(before).astype(dtype).item()
+        if np.dtype(dtype) == np.asarray(item).dtype:
+            return repr(item)
+        return f"np.{np.dtype(dtype).name}({item!r})"
     return f"{name}.astype(np.{dtype})"
