@@ -200,6 +200,41 @@ class Graph:
             return None
         return render(self.to_dot(), "svg").decode("utf-8")
 
+    def to_source(self) -> str:
+        """The Python source the compiler generates for this graph (see `runtime.compile`)."""
+        from runtime.compile import to_source
+
+        return to_source(self)
+
+    def verify(self) -> Graph:
+        """Lint: known ops, inputs defined before use, unique names; recurses into subgraphs."""
+        from runtime.ops.registry import OPS
+
+        seen: set[int] = set()
+        names: set[str] = set()
+        for node in self.nodes:
+            problem = None
+            if node.name in names:
+                problem = "has a duplicate name"
+            elif node.op not in OPS and node.op not in ("input", "capture", "constant"):
+                problem = f"uses the unknown op {node.op!r}"
+            elif any(id(i) not in seen for i in node.inputs):
+                problem = "uses an input that is not defined before it in this graph"
+            elif node.op == "capture" and (
+                self.parent is None or self.parent.owner_of(node.attrs["outer"]) is None
+            ):
+                problem = "captures a node that no enclosing graph holds"
+            if problem is not None:
+                raise AssertionError(f"node {node!r} {problem}\n{self}")
+            seen.add(id(node))
+            names.add(node.name)
+            for value in node.attrs.values():
+                if isinstance(value, Graph):
+                    value.verify()
+        if any(id(o) not in seen for o in self.outputs):
+            raise AssertionError(f"an output of graph {self.name!r} is not one of its nodes\n{self}")
+        return self
+
     def __str__(self) -> str:
         args = ", ".join(f"{n.name}: {n.type}" for n in self.inputs)
         lines = [f"graph {self.name}({args}):"]
