@@ -5,8 +5,8 @@ compares with `fn(*values)` run by NumPy: each output's inferred TensorType
 must be exactly NumPy's dtype and fit its shape; running the graph with the
 ops' `impl` and, separately, by evaluating each op's `emit` expression must
 give NumPy's values. Python values (scalars, lists) are passed to `fn` as they are; arrays become
-graph inputs. `unknown` marks input dims as None (or the rank, with
-`unknown_rank=True`) to check the rules for partly known shapes.
+graph inputs. `unknown` marks input dims as None (an input number:
+all its dims; a pair (input, dim): one dim), `unknown_rank` whole shapes, to check the rules for partly known shapes.
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def stage(fn: Callable, values: Sequence[Any], unknown: Sequence[int] = (), unkn
             inputs.append(value)  # Python values stay Python values (weak scalars, lists, keys)
             continue
         array = np.asarray(value)
-        shape = None if i in unknown_rank else tuple(None if i in unknown else d for d in array.shape)
+        shape = None if i in unknown_rank else tuple(
+            None if i in unknown or (i, k) in unknown else d for k, d in enumerate(array.shape)
+        )
         inputs.append(Tensor(graph.add_input(TensorType(array.dtype, shape), f"x{i}"), graph))
     with building(graph):
         out = fn(*inputs)

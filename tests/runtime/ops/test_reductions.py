@@ -1,0 +1,127 @@
+"""Reductions and scans: dtype as NumPy gives it, axes removed or kept, unknown dims."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from runtime.errors import StagingError
+from runtime.ops.reductions import REDUCTIONS, SCANS
+from tests.runtime.ops.staging import check, stage
+
+RNG = np.random.default_rng(1)
+ARRAYS = {
+    "int32": RNG.integers(-5, 5, (3, 4, 2)).astype(np.int32),
+    "float32": RNG.uniform(-2, 2, (3, 4, 2)).astype(np.float32),
+    "bool": RNG.integers(0, 2, (3, 4, 2)).astype(bool),
+    "uint8": RNG.integers(0, 9, (3, 4, 2)).astype(np.uint8),
+}
+AXES = [None, 0, -1, (0, 2), 1]
+NO_TUPLE_AXIS = {"argmax", "argmin", "nanargmax", "nanargmin"}
+
+
+
+def accepts(fn, *args):
+    try:
+        with np.errstate(all="ignore"):
+            fn(*args)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@pytest.mark.parametrize("dtype", sorted(ARRAYS))
+def test_reduction(name, dtype):
+    fn = getattr(np, name)
+    x = ARRAYS[dtype]
+    for axis in AXES:
+        if isinstance(axis, tuple) and name in NO_TUPLE_AXIS:
+            continue
+        for keepdims in (False, True):
+            kwargs = {"axis": axis}
+            if keepdims:
+                kwargs["keepdims"] = True
+            call = lambda t, kw=kwargs: fn(t, **kw)  # noqa: E731
+            if not accepts(call, x):
+                continue
+            check(call, x)
+            check(call, x, unknown=(0,))
+
+
+def test_positional_axis_and_dtype():
+    x = ARRAYS["int32"]
+    check(lambda t: np.sum(t, 1), x)
+    check(lambda t: np.mean(t, 0, np.float32), x)
+    check(lambda t: np.mean(t, dtype=np.float32), x)
+    check(lambda t: np.std(t, axis=1, ddof=1), x)
+    check(lambda t: np.var(t, 0, None, None, 1), x)
+    check(lambda t: np.sum(t, axis=0, initial=10), x)
+    check(lambda t: np.count_nonzero(t, axis=(0, 1)), x)
+
+
+def test_methods():
+    x = ARRAYS["float32"]
+    check(lambda t: t.sum(), x)
+    check(lambda t: t.mean(axis=0), x)
+    check(lambda t: t.max(axis=1, keepdims=True), x)
+    check(lambda t: t.min(0), x)
+    check(lambda t: t.prod(axis=-1), x)
+    check(lambda t: t.argmax(), x)
+    check(lambda t: t.argmin(axis=2), x)
+    check(lambda t: (t > 0).any(axis=0), x)
+    check(lambda t: (t > 0).all(), x)
+    check(lambda t: t.std(), x)
+    check(lambda t: t.var(axis=(0, 1)), x)
+    check(lambda t: t.cumsum(axis=1), x)
+    check(lambda t: t.cumprod(), x)
+
+
+@pytest.mark.parametrize("name", SCANS)
+def test_scans(name):
+    fn = getattr(np, name)
+    for x in ARRAYS.values():
+        check(fn, x)
+        check(lambda t, f=fn: f(t, axis=1), x)
+        check(lambda t, f=fn: f(t, axis=-1), x, unknown=(0,))
+        check(lambda t, f=fn: f(t, axis=0, dtype=np.float64), x)
+
+
+def test_unknown_shapes():
+    x = ARRAYS["float32"]
+    _, (out,) = stage(lambda t: t.sum(axis=1), [x], unknown=((0, 0),))
+    assert out.shape == (None, 2)
+    _, (out,) = stage(lambda t: t.sum(axis=0, keepdims=True), [x], unknown=((0, 0),))
+    assert out.shape == (1, 4, 2)
+    _, (out,) = stage(lambda t: t.sum(), [x], unknown_rank=(0,))
+    assert out.shape == ()
+    _, (out,) = stage(lambda t: t.sum(axis=0), [x], unknown_rank=(0,))
+    assert out.shape is None
+    _, (out,) = stage(np.cumsum, [x], unknown=(0,))
+    assert out.shape == (None,)
+
+
+def test_bad_axis_is_a_staging_error():
+    with pytest.raises(StagingError, match="out of bounds"):
+        stage(lambda t: t.sum(axis=3), [ARRAYS["float32"]])
+    with pytest.raises(StagingError, match="repeated axis|duplicate"):
+        stage(lambda t: t.sum(axis=(0, 0)), [ARRAYS["float32"]])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["sum", "mean", "max", "prod", "any", "argmin", "std"]),
+    st.lists(st.integers(1, 3), min_size=1, max_size=3),
+    st.sampled_from([np.int8, np.int64, np.float16, np.float64, np.bool_]),
+    st.data(),
+)
+def test_reduction_property(name, shape, dtype, data):
+    x = RNG.integers(-3, 4, shape).astype(dtype)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    keepdims = data.draw(st.booleans()) if name != "argmin" or axis is not None else False
+    call = lambda t: getattr(np, name)(t, axis=axis, keepdims=keepdims)  # noqa: E731
+    if accepts(call, x):
+        check(call, x)
+        check(call, x, unknown=(0,))
