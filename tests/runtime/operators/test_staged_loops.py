@@ -448,3 +448,76 @@ def test_returning_a_tensor_in_a_loop_and_none_after_it_is_an_error():
         trace(f, (np.int64, (None,)))
     print(info.value)
     assert "the function returns an int64[] Tensor from inside a staged for loop but None" in str(info.value)
+
+
+def fizzbuzz(n):
+    """The guide's fizzbuzz as converted code: a staged for with a nested staged if chain."""
+    from runtime.effects import print_
+
+    def no_state():
+        return ()
+
+    def set_none(values):
+        pass
+
+    def loop_body(itr):
+        i = itr
+        print("Tracing for loop")
+
+        def if_body():
+            print("Tracing fizzbuzz branch")
+            print_("fizzbuzz")
+
+        def else_body():
+            def if_body_1():
+                print("Tracing fizz branch")
+                print_("fizz")
+
+            def else_body_1():
+                def if_body_2():
+                    print("Tracing buzz branch")
+                    print_("buzz")
+
+                def else_body_2():
+                    print("Tracing default branch")
+                    print_(i)
+
+                ag__.if_stmt(i % 5 == 0, if_body_2, else_body_2, no_state, set_none, (), 0)
+
+            ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, no_state, set_none, (), 0)
+
+        ag__.if_stmt(i % 15 == 0, if_body, else_body, no_state, set_none, (), 0)
+
+    ag__.for_stmt(range_(1, n + 1), None, loop_body, no_state, set_none, (), {"iterate_names": "i"})
+    return n
+
+
+def test_guide_fizzbuzz_traces_each_branch_once_and_prints_at_every_run(capsys):
+    f = trace(fizzbuzz, SCALAR_I)
+    traced = capsys.readouterr().out.splitlines()
+    assert traced == ["Tracing for loop", "Tracing fizzbuzz branch", "Tracing fizz branch",
+                      "Tracing buzz branch", "Tracing default branch"]
+    f(np.int64(5))
+    assert capsys.readouterr().out.split() == ["1", "2", "fizz", "4", "buzz"]
+    f(np.int64(15))
+    assert capsys.readouterr().out.split()[-3:] == ["13", "14", "fizzbuzz"]
+    print("\n".join(traced))
+    print(f"fizzbuzz: {f.node_count} nodes")
+
+
+def test_for_over_a_tensor_array():
+    from runtime.tensor_array import TensorArray
+
+    def f(xs):
+        array = TensorArray(np.int64, size=0, dynamic_size=True).unstack(xs)
+        scope = {"total": 0}
+        get_state, set_state = state_of(("total",), scope)
+
+        def loop_body(itr):
+            scope["total"] = scope["total"] + itr * itr
+
+        ag__.for_stmt(array, None, loop_body, get_state, set_state, ("total",), {"iterate_names": "x"})
+        return scope["total"]
+
+    g = trace(f, (np.int64, (None,)))
+    assert g(np.array([1, 2, 3])) == 14
