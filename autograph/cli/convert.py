@@ -22,6 +22,7 @@ from autograph.cli.module_output import build_module
 from autograph.cli.progress import Progress
 from autograph.cli.source_file import SourceError, SourceFile, parse_source, read_source
 from autograph.display import highlight_terminal, use_color
+from runtime.errors import AutographError
 
 __all__ = ["ConvertOptions", "run_convert"]
 
@@ -90,6 +91,15 @@ def run_convert(
 
 
 @dataclass
+class _FileFailure:
+    """A whole-file failure, reported like a function's."""
+
+    error: Exception
+    lineno: int = 1
+    qualname: str = "<module>"
+
+
+@dataclass
 class _Outcome:
     converted: int
     failed: bool
@@ -100,7 +110,11 @@ def _convert_file(
     convert_source: ConvertSource, streams: _Streams,
 ) -> _Outcome:
     names = options.functions or None
-    results = convert_source(source.text, source.path, names, options.all_functions)
+    try:
+        results = convert_source(source.text, source.path, names, options.all_functions)
+    except AutographError as error:  # the file as a whole cannot be converted
+        _say(streams, streams.stderr, failure_message(source.path, _FileFailure(error)))
+        return _Outcome(0, True)
     failed = _report_missing(source, names, results, streams)
     for result in results:
         if result.error is not None:
