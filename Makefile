@@ -25,7 +25,17 @@ fuzz: $(STAMP)
 golden: $(STAMP)
 	$(PY) -m tests.autograph.test_golden --update
 
-bench: $(STAMP)
+# The TensorFlow side of the benchmarks lives in its own environment.
+PEERS_VENV := bench/.venv-peers
+PEERS_STAMP := $(PEERS_VENV)/.installed
+
+$(PEERS_STAMP): bench/peers/requirements.txt
+	test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install --quiet -r bench/peers/requirements.txt
+	touch $(PEERS_STAMP)
+
+bench: $(STAMP) $(PEERS_STAMP)
 	$(PY) -m bench.run
 
 bench-quick: $(STAMP)

@@ -101,6 +101,7 @@ def run(config: Config) -> Section:
         section.note_missing("ours", name, ours)
         section.note_missing("TensorFlow", name, tf)
     section.note_missing("TensorFlow", TOTAL, peer.result(TOTAL))
+    section.peer_versions = peer.versions
     return section
 
 

@@ -69,6 +69,14 @@ class Section:
     headers: list[str]
     rows: list[list[str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    more: list[tuple[list[str], list[list[str]]]] = field(default_factory=list)
+    peer_versions: dict[str, str] = field(default_factory=dict)
+
+    def add_table(self, headers: list[str]) -> list[list[str]]:
+        """A further table under the first; returns its (empty) list of rows."""
+        rows: list[list[str]] = []
+        self.more.append((headers, rows))
+        return rows
 
     def note_missing(self, side: str, case: str, result: object) -> None:
         """Keep the reason behind a failed cell, once per distinct message."""
@@ -81,9 +89,12 @@ class Section:
 
     def markdown(self) -> str:
         lines = [f"## {self.title}", "", self.intro, ""]
-        lines.append("| " + " | ".join(self.headers) + " |")
-        lines.append("|" + "|".join(" --- " for _ in self.headers) + "|")
-        lines.extend("| " + " | ".join(row) + " |" for row in self.rows)
+        for headers, rows in [(self.headers, self.rows), *self.more]:
+            if lines[-1]:
+                lines.append("")
+            lines.append("| " + " | ".join(headers) + " |")
+            lines.append("|" + "|".join(" --- " for _ in headers) + "|")
+            lines.extend("| " + " | ".join(row) + " |" for row in rows)
         if self.notes:
             lines.append("")
             lines.extend(f"- {note}" for note in self.notes)

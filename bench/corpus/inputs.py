@@ -56,13 +56,13 @@ def python_mode_args(quick: bool = False) -> dict[str, tuple]:
             "collatz_steps": (27,),
             "fizzbuzz_counts": (100,),
             "nested_loop_sum": (20,),
-            "count_primes": (100,),
+            "count_primes_flag": (100,),
         }
     return {
         "collatz_steps": (837799,),
         "fizzbuzz_counts": (10_000,),
         "nested_loop_sum": (150,),
-        "count_primes": (2_000,),
+        "count_primes_flag": (2_000,),
     }
 
 

@@ -78,6 +78,27 @@ def count_primes(limit):
     return count
 
 
+def count_primes_flag(limit):
+    """The same count with a flag instead of for/else (TensorFlow has no for/else)."""
+    count = 0
+    for n in range(2, limit):
+        prime = True
+        for d in range(2, int(math.sqrt(n)) + 1):
+            if n % d == 0:
+                prime = False
+                break
+        if prime:
+            count += 1
+    return count
+
+
+def affine(x, scale=2.0, offset=1.0):
+    """One multiply-add: the cheapest call worth converting."""
+    if scale == 1.0:
+        return x + offset
+    return x * scale + offset
+
+
 def fizzbuzz_counts(n):
     fizz = buzz = fizzbuzz = plain = 0
     for i in range(1, n + 1):
@@ -565,6 +586,8 @@ CASES = {
     "gcd": [(48, 18), (-7, 21), (0, 5)],
     "is_prime": [(1,), (2,), (97,), (91,)],
     "count_primes": [(100,)],
+    "count_primes_flag": [(100,)],
+    "affine": [(3.0,), (3.0, 1.0)],
     "fizzbuzz_counts": [(100,)],
     "nested_loop_sum": [(30,)],
     "bisect_root": [(lambda x: x * x - 2.0, 0.0, 2.0)],

@@ -1,0 +1,101 @@
+"""Benchmark 2: what conversion costs when the converted code runs plain Python.
+
+Loop-heavy scalar code from the corpus runs original, converted by us
+(`ag.convert`) and converted by TensorFlow (`tf.autograph.to_graph`), all
+called with Python ints, so every operator takes its Python path. Then the
+cost of `converted_call` on a user function that is already converted.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from bench.corpus import load_fresh
+from bench.corpus.inputs import python_mode_args
+from bench.harness import Config, Result, Stats, attempt, time_call
+from bench.peer_process import run_peer
+from bench.report import Section, cell, fmt_seconds, ratio, ratio_cell
+
+__all__ = ["TITLE", "CALL_KEY", "converted_call_function", "measure_ours", "run"]
+
+TITLE = "2. Python-mode overhead of converted code"
+CALL_KEY = "converted_call(affine, (3.0,), {})"
+RATIO_TARGET = 4.0
+CALL_TARGET_SECONDS = 2e-6
+
+
+def converted_call_function() -> Callable[..., Any]:
+    """`autograph.converted_call.converted_call`: AttributeError/ImportError if not built."""
+    return importlib.import_module("autograph.converted_call").converted_call
+
+
+def _measure_converted(func: Callable, args: tuple, config: Config) -> Stats:
+    import autograph as ag
+
+    converted = ag.convert(func)
+    expected, got = func(*args), converted(*args)
+    if got != expected:
+        raise AssertionError(f"converted code returned {got!r}, the original {expected!r}")
+    return time_call(lambda: converted(*args), config)
+
+
+def _measure_converted_call(func: Callable, config: Config) -> Stats:
+    converted_call = converted_call_function()
+    expected, got = func(3.0), converted_call(func, (3.0,), {})
+    if got != expected:
+        raise AssertionError(f"converted_call returned {got!r}, the original {expected!r}")
+    return time_call(lambda: converted_call(func, (3.0,), {}), config)
+
+
+def measure_ours(config: Config) -> dict[str, tuple[Result, Result]]:
+    """(original, converted) seconds per call for each case and for converted_call."""
+    module = load_fresh("numerics")
+    results: dict[str, tuple[Result, Result]] = {}
+    for name, args in python_mode_args(config.quick).items():
+        func = getattr(module, name)
+        original = time_call(lambda func=func, args=args: func(*args), config)
+        converted = attempt(lambda func=func, args=args: _measure_converted(func, args, config))
+        results[f"{name}{args}"] = (original, converted)
+    affine = module.affine
+    plain = time_call(lambda: affine(3.0), config)
+    results[CALL_KEY] = (plain, attempt(lambda: _measure_converted_call(affine, config)))
+    return results
+
+
+def run(config: Config) -> Section:
+    ours = measure_ours(config)
+    peer = run_peer("bench.peers.tf_python_mode", config)
+    section = Section(
+        TITLE,
+        "Corpus functions called with Python ints: original, converted by `ag.convert`, "
+        "converted by `tf.autograph.to_graph` (same functions, same arguments).",
+        ["case", "original", "ours (converted)", "TensorFlow (converted)",
+         "ours / original (target ≤ 4x)", "TF / original"],
+    )
+    for key, (original, converted) in ours.items():
+        if key == CALL_KEY:
+            continue
+        tf = peer.result(key)
+        section.rows.append([
+            key, cell(original), cell(converted), cell(tf),
+            ratio_cell(ratio(converted, original), lambda r: r <= RATIO_TARGET),
+            ratio_cell(ratio(tf, original)),
+        ])
+        section.note_missing("ours", key, converted)
+        section.note_missing("TensorFlow", key, tf)
+    plain, converted = ours[CALL_KEY]
+    tf = peer.result(CALL_KEY)
+    rows = section.add_table(["converted_call of an already-converted function", "plain call",
+                              "ours", "TensorFlow", "ours (target < 2 µs)", "TF / ours"])
+    met = "—"
+    if isinstance(converted, Stats):
+        verdict = "met" if converted.median < CALL_TARGET_SECONDS else "not met"
+        met = f"{fmt_seconds(converted.median)} ({verdict})"
+    rows.append([CALL_KEY, cell(plain), cell(converted), cell(tf), met,
+                 ratio_cell(ratio(tf, converted))])
+    section.note_missing("ours", CALL_KEY, converted)
+    section.note_missing("TensorFlow", CALL_KEY, tf)
+    section.peer_versions = peer.versions
+    return section

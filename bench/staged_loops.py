@@ -1,0 +1,64 @@
+"""Benchmark 5: steady-state staged execution of small-op loops.
+
+Each Function is traced once and warmed up; then its compiled graph runs
+against `tf.function` on the same inputs, and against the limit: the same
+loop hand-written in Python over NumPy (bench/corpus/handwritten.py).
+"""
+
+from __future__ import annotations
+
+from bench.agreement import check_agrees
+from bench.built import blame_unbuilt
+from bench.corpus import handwritten, load_fresh
+from bench.corpus.inputs import staged_cases
+from bench.harness import Config, Result, Stats, attempt, time_call
+from bench.peer_process import run_peer
+from bench.report import Section, cell, ratio, ratio_cell
+
+__all__ = ["TITLE", "measure_ours", "run"]
+
+TITLE = "5. Steady-state staged execution of small-op loops"
+TF_TARGET = 3.0
+LIMIT_TARGET = 1.5
+
+
+def _steady(name: str, args: tuple, config: Config) -> Stats:
+    import autograph as ag
+
+    func = ag.function(getattr(load_fresh("staged"), name))
+    check_agrees(func(*args), getattr(handwritten, name)(*args), f"ag.function({name})")
+    return time_call(lambda: func(*args), config)
+
+
+def measure_ours(config: Config) -> dict[str, tuple[Result, Stats]]:
+    """label -> (ours, limit) seconds per call."""
+    results = {}
+    for label, name, args in staged_cases(config.quick):
+        limit_func = getattr(handwritten, name)
+        limit = time_call(lambda f=limit_func, a=args: f(*a), config)
+        ours = blame_unbuilt(attempt(lambda name=name, args=args: _steady(name, args, config)))
+        results[label] = (ours, limit)
+    return results
+
+
+def run(config: Config) -> Section:
+    ours_all = measure_ours(config)
+    peer = run_peer("bench.peers.tf_staged_loops", config)
+    section = Section(
+        TITLE,
+        "Traced once, then called again and again: `ag.function` (NumPy inputs) vs "
+        "`tf.function` (tf.constant inputs) vs the loop hand-written in Python/NumPy.",
+        ["case", "ours", "TensorFlow", "limit (hand-written NumPy)",
+         "TF / ours (target ≥ 3x)", "ours / limit (target ≤ 1.5x)"],
+    )
+    for label, (ours, limit) in ours_all.items():
+        tf = peer.result(label)
+        section.rows.append([
+            label, cell(ours), cell(tf), cell(limit),
+            ratio_cell(ratio(tf, ours), lambda r: r >= TF_TARGET),
+            ratio_cell(ratio(ours, limit), lambda r: r <= LIMIT_TARGET),
+        ])
+        section.note_missing("ours", label, ours)
+        section.note_missing("TensorFlow", label, tf)
+    section.peer_versions = peer.versions
+    return section

@@ -1,0 +1,40 @@
+"""The shared corpus: enough realistic functions, fresh objects on every load."""
+
+import inspect
+
+import numpy as np
+
+from bench.corpus import inputs, load_fresh
+
+
+def test_corpus_has_at_least_thirty_functions_of_five_to_eighty_lines():
+    module = load_fresh("numerics")
+    assert len(module.CASES) >= 30
+    for name in module.CASES:
+        lines = len(inspect.getsource(getattr(module, name)).splitlines())
+        assert 5 <= lines <= 80, name
+
+
+def test_every_case_runs_in_plain_python():
+    module = load_fresh("numerics")
+    for name, cases in module.CASES.items():
+        for args in cases:
+            getattr(module, name)(*args)
+
+
+def test_fresh_loads_give_unequal_code_objects():
+    first, second = load_fresh("numerics"), load_fresh("numerics")
+    assert first.collatz_steps is not second.collatz_steps
+    assert first.collatz_steps.__code__ != second.collatz_steps.__code__
+    assert inspect.getsource(first.gcd) == inspect.getsource(second.gcd)
+
+
+def test_inputs_are_deterministic_and_the_handwritten_limit_agrees():
+    handwritten = load_fresh("handwritten")
+    assert np.array_equal(inputs.tanh_input(1000), inputs.tanh_input(1000))
+    assert handwritten.collatz(inputs.collatz_start()) == 111
+    assert handwritten.fizzbuzz_score(np.int64(15)) == 1 * 8 + 3 * 4 + 2 * 2 + 4
+    data, state = inputs.rnn_inputs(5)
+    assert handwritten.dynamic_rnn(data, state).shape == (2, 5, 4)
+    labels = [label for label, _, _ in inputs.staged_cases(quick=True)]
+    assert len(labels) == len(set(labels)) == 6
