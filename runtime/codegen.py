@@ -223,7 +223,7 @@ class _Emitter:
             if inp.type.dtype == object and not self._sole_user(init, node, users):
                 value += ".copy()"
             self.write(indent, f"{name} = {value}", node.origin)
-        counter = self.ns.create(f"{node.name}_iterations") if limit is not None else None
+        counter = self.ns.create("iterations") if limit is not None else None
         if counter is not None:
             self.write(indent, f"{counter} = 0")
         test = self._inline_test(cond)

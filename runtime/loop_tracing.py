@@ -59,10 +59,10 @@ def stage_while(
     limit = None if maximum_iterations is None else int(maximum_iterations)
     inputs = (*inits, *outer_inputs([cond_graph, body_graph]))
     attrs = {"cond": cond_graph, "body": body_graph, "maximum_iterations": limit}
-    node = graph.add_node("while", inputs, attrs, tuple(types), origin, name="while")
+    node = graph.add_node("while", inputs, attrs, tuple(types), origin, name="loop")
     results = []
     for index, (label, template, type_) in enumerate(zip(labels, out_leaves, types)):
-        hint = label if label.isidentifier() else "while"
+        hint = label if label.isidentifier() else "loop_var"
         item = graph.add_node("getitem", (node,), {"index": index}, type_, origin, name=hint)
         results.append(_rebuild(template, Tensor(item, graph)))
     return unflatten(tree, results)

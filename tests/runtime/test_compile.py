@@ -1,0 +1,136 @@
+"""compile_graph: readable generated source, input checks, outputs, caching, tracebacks."""
+
+import linecache
+import traceback
+
+import numpy as np
+import pytest
+
+from runtime.compile import compile_graph, to_source
+from runtime.control_flow import cond, while_loop
+from runtime.effects import py_function
+from runtime.errors import InvalidArgumentError
+from tests.runtime.tracing import build
+
+
+def add_one(x):
+    return x + 1
+
+
+def step(x):
+    return np.tanh(x * 2.0) + 1
+
+
+def test_straight_line_source_reads_like_hand_written_numpy():
+    graph = build(step, (np.float32, (4,)))
+    assert to_source(graph) == (
+        "def step(x):\n"
+        "    multiply = x * 2.0\n"
+        "    tanh = np.tanh(multiply)\n"
+        "    add = tanh + 1\n"
+        "    return [add]\n"
+    )
+    assert graph.to_source() == to_source(graph)
+
+
+def test_outputs_are_a_list_and_0d_results_are_numpy_scalars():
+    graph = build(lambda x: (x + x, x.sum()), (np.int64, ()))
+    out = compile_graph(graph)(np.int64(3))
+    assert isinstance(out, list)
+    assert out[0] == 6 and type(out[0]) is np.int64
+    assert type(out[1]) is np.int64
+
+
+def test_python_scalars_are_converted_before_the_check():
+    graph = build(add_one, (np.int64, ()))
+    assert compile_graph(graph)(3) == [np.int64(4)]
+
+
+def test_wrong_dtype_names_the_input_and_both_types():
+    graph = build(add_one, (np.float32, (4,)))
+    with pytest.raises(InvalidArgumentError, match=r"'x'.*float32\[4\].*int64\[4\]"):
+        compile_graph(graph)(np.arange(4))
+
+
+def test_wrong_shape_is_rejected_and_none_dims_are_wildcards():
+    fixed = compile_graph(build(add_one, (np.float64, (2, 3))))
+    with pytest.raises(InvalidArgumentError, match=r"float64\[2, 3\].*float64\[3, 2\]"):
+        fixed(np.zeros((3, 2)))
+    loose = compile_graph(build(add_one, (np.float64, (None, 3))))
+    assert loose(np.zeros((5, 3)))[0].shape == (5, 3)
+    with pytest.raises(InvalidArgumentError):
+        loose(np.zeros((5, 4)))
+    with pytest.raises(InvalidArgumentError):
+        loose(np.zeros(3))
+    unknown = compile_graph(build(add_one, (np.float64, None)))
+    assert unknown(np.zeros((2, 2, 2)))[0].shape == (2, 2, 2)
+
+
+def test_compiled_graph_is_cached_per_graph_and_setting():
+    graph = build(add_one, (np.int64, ()))
+    assert compile_graph(graph) is compile_graph(graph)
+    assert compile_graph(graph, optimize=False) is not compile_graph(graph)
+
+
+def test_scalar_constants_are_typed_literals_and_arrays_are_globals():
+    table = np.arange(6.0).reshape(2, 3)
+    graph = build(lambda x: x * np.float32(3) + table, (np.float32, (2, 3)), names=("x",))
+    source = compile_graph(graph, optimize=False).source
+    assert "np.float32(3.0)" in source
+    assert "Const" in source and "array(" not in source
+    out = compile_graph(graph)(np.ones((2, 3), np.float32))[0]
+    np.testing.assert_array_equal(out, np.ones((2, 3)) * 3 + table)
+
+
+def test_cond_prints_as_if_else_and_while_as_while():
+    def f(x):
+        y = cond(x > 0, lambda: x * 2, lambda: -x, names=("y",))
+        (n,) = while_loop(lambda n: n < 100, lambda n: (n * 2,), (y,), names=("n",))
+        return n
+
+    graph = build(f, (np.int64, ()))
+    source = to_source(graph)
+    assert "    if greater:\n" in source and "    else:\n" in source
+    assert "    while n < 100:\n" in source
+    fn = compile_graph(graph)
+    assert fn(np.int64(3)) == [np.int64(192)]
+    assert fn(np.int64(-70)) == [np.int64(140)]
+
+
+def test_maximum_iterations_adds_a_counter():
+    graph = build(lambda x: while_loop(lambda i: i < 100, lambda i: (i + 1,), (x,), maximum_iterations=5)[0],
+                  (np.int64, ()))
+    source = to_source(graph)
+    assert "iterations = 0" in source and "while iterations < 5 and loop_var < 100:" in source
+    assert compile_graph(graph)(np.int64(0)) == [np.int64(5)]
+
+
+def test_generated_file_is_in_linecache_and_tracebacks_show_its_lines():
+    def boom(v):
+        raise RuntimeError("boom")
+
+    graph = build(lambda x: py_function(boom, [x + 1], np.float64), (np.float64, ()))
+    fn = compile_graph(graph)
+    assert fn.filename in linecache.cache
+    assert linecache.getline(fn.filename, 1).startswith("def ")
+    with pytest.raises(RuntimeError) as info:
+        fn(np.float64(1))
+    frames = traceback.extract_tb(info.value.__traceback__)
+    generated = [f for f in frames if f.filename == fn.filename]
+    assert generated and "call_python(" in generated[0].line
+
+
+def test_each_compilation_gets_its_own_file():
+    a = compile_graph(build(add_one, (np.int64, ())))
+    b = compile_graph(build(add_one, (np.int64, ())))
+    assert a.filename != b.filename
+
+
+def test_object_inputs_skip_the_check():
+    from runtime.graph import Graph
+    from runtime.types import TensorType
+
+    graph = Graph("passthrough")
+    handle = graph.add_input(TensorType(object, ()), "h")
+    graph.set_outputs([handle])
+    assert compile_graph(graph.finish())([1, 2]) == [[1, 2]]
