@@ -1,14 +1,69 @@
-"""Not built yet: placeholder so the package imports while it is being built."""
+"""`ag.convert`, `ag.to_code`, `ag.do_not_convert`: the converter's public entry points.
+
+    def f(x):
+        while x > 1:
+            x = x // 2
+        return x
+
+    ag.to_code(f)            # the converted source, as text
+    g = ag.convert(f)        # same results as f on Python/NumPy values; stages on Tensors
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import TypeVar
+
+from autograph.converted_call import DO_NOT_CONVERT
+from autograph.converters.context import Options
+from autograph.namespace import AG
+from autograph.pipeline import convert_live, load_converted
+from autograph.source.diagnostics import no_source_error
+
+__all__ = ["convert", "to_code", "do_not_convert"]
+
+F = TypeVar("F", bound=Callable)
 
 
-
-def convert(*args, **kwargs):
-    raise NotImplementedError("convert is not built yet")
-
-
-def to_code(*args, **kwargs):
-    raise NotImplementedError("to_code is not built yet")
+def _python_function(func: object) -> object:
+    """The plain function behind a Function object (`python_function`), else `func`."""
+    inner = getattr(func, "python_function", None)
+    return inner if inner is not None else func
 
 
-def do_not_convert(*args, **kwargs):
-    raise NotImplementedError("do_not_convert is not built yet")
+def convert(func: Callable, *, recursive: bool = True) -> Callable:
+    """The converted function: behaves like `func` on Python values, stages control flow on Tensors.
+
+    `recursive=False` leaves the calls it makes unconverted.
+    """
+    func = _python_function(func)
+    if getattr(func, DO_NOT_CONVERT, False) or getattr(func, "__autograph_converted__", False):
+        return func
+    if isinstance(func, types.MethodType):
+        return types.MethodType(convert(func.__func__, recursive=recursive), func.__self__)
+    if not isinstance(func, types.FunctionType):
+        raise no_source_error(func)
+    converted = convert_live(func, Options(recursive=recursive), AG)
+    converted.__autograph_converted__ = True
+    return converted
+
+
+def to_code(func: Callable) -> str:
+    """The converted source of `func` (a function, method, lambda or Function object)."""
+    func = _python_function(func)
+    if isinstance(func, types.MethodType):
+        func = func.__func__
+    if not isinstance(func, types.FunctionType):
+        raise no_source_error(func)
+    return load_converted(func, Options()).source
+
+
+def do_not_convert(func: F) -> F:
+    """Mark `func` to be called as is from converted code; returns `func` unchanged."""
+    target = func.__func__ if isinstance(func, types.MethodType) else func
+    try:
+        setattr(target, DO_NOT_CONVERT, True)
+    except (AttributeError, TypeError):
+        pass  # builtins and C functions are never converted anyway
+    return func

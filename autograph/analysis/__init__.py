@@ -1,0 +1,65 @@
+"""Static analysis of one function's gast tree, computed once into an `Analyses` object.
+
+Results live in side tables keyed by node (never as attributes on gast nodes):
+
+    analyses = analyze(fn)
+    analyses.activity.modified(loop.body)
+    analyses.liveness.before(analyses.cfg.head_of[loop])
+    analyses.definitions.may_be_unbound(analyses.cfg.entry_of[stmt], "y")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gast
+
+from autograph.analysis.activity import Activity
+from autograph.analysis.cfg import Cfg, build_cfg
+from autograph.analysis.liveness import Liveness, compute_liveness
+from autograph.analysis.reaching_definitions import (
+    ReachingDefinitions,
+    compute_reaching_definitions,
+)
+
+__all__ = ["Analyses", "analyze"]
+
+
+@dataclass
+class Analyses:
+    """Activity, CFG, liveness and reaching definitions of one function."""
+
+    activity: Activity
+    cfg: Cfg
+    liveness: Liveness
+    definitions: ReachingDefinitions
+
+    def live_after(self, stmt: gast.stmt) -> frozenset[str]:
+        return self.liveness.before(self.cfg.join_of[stmt])
+
+    def live_before(self, stmt: gast.stmt) -> frozenset[str]:
+        return self.liveness.before(self.cfg.entry_of[stmt])
+
+    def live_at_head(self, loop: gast.stmt) -> frozenset[str]:
+        return self.liveness.before(self.cfg.head_of[loop])
+
+    def may_be_unbound(self, stmt: gast.stmt, name: str) -> bool:
+        return self.definitions.may_be_unbound(self.cfg.entry_of[stmt], name)
+
+    def unbound(self, stmt: gast.stmt, name: str) -> bool:
+        """No binding of `name` reaches `stmt` (so initialising it there overwrites nothing)."""
+        return self.definitions.unbound(self.cfg.entry_of[stmt], name)
+
+
+def analyze(fn: gast.AST, captured: frozenset[str] | None = None) -> Analyses:
+    """All analyses of `fn` (a FunctionDef), in dependency order.
+
+    `captured`: names the user's own closures capture (live everywhere); by
+    default those of every nested function and lambda in `fn`.
+    """
+    activity = Activity.of_function(fn)
+    cfg = build_cfg(fn, activity)
+    liveness = compute_liveness(cfg, activity.captured if captured is None else captured)
+    locals_ = activity.local_names() - activity.params
+    definitions = compute_reaching_definitions(cfg, locals_)
+    return Analyses(activity, cfg, liveness, definitions)

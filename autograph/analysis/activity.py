@@ -1,0 +1,215 @@
+"""Activity: which names each statement or expression reads and modifies.
+
+Nested functions, lambdas, classes and comprehensions are scopes of their own:
+from outside they read their free names (at the point they are defined) and
+bind only their own name. Names a nested user function captures are recorded
+in `captured`, since a closure may read them at any later time.
+
+    activity = Activity.of_function(fn)
+    activity.effects(stmt)      # Effects(reads=..., writes=...) of the whole statement
+    activity.modified(loop)     # names the loop body binds
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import gast
+
+__all__ = ["Effects", "Activity", "expression_effects", "free_names"]
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Names read and names bound (a `del` counts as both)."""
+
+    reads: frozenset[str] = frozenset()
+    writes: frozenset[str] = frozenset()
+
+    def __or__(self, other: Effects) -> Effects:
+        return Effects(self.reads | other.reads, self.writes | other.writes)
+
+
+_NONE = Effects()
+
+
+class _Collector:
+    """Walks one statement or expression without entering nested scopes' bodies."""
+
+    def __init__(self) -> None:
+        self.reads: set[str] = set()
+        self.writes: set[str] = set()
+        self.captured: set[str] = set()
+
+    def visit(self, node: gast.AST) -> None:
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Load):
+                self.reads.add(node.id)
+            elif isinstance(node.ctx, gast.Del):
+                self.reads.add(node.id)
+                self.writes.add(node.id)
+            else:
+                self.writes.add(node.id)
+            return
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            self._definition(node)
+            return
+        if isinstance(node, gast.Lambda):
+            self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
+            free = free_names(node)
+            self.reads |= free
+            self.captured |= free
+            return
+        if isinstance(node, _COMPREHENSIONS):
+            self._comprehension(node)
+            return
+        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            self.reads.add(node.target.id)
+        elif isinstance(node, gast.alias):
+            self.writes.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+            self.writes.add(node.name)
+        elif isinstance(node, gast.MatchMapping) and node.rest:
+            self.writes.add(node.rest)
+        for child in gast.iter_child_nodes(node):
+            self.visit(child)
+
+    def _visit_all(self, nodes: list) -> None:
+        for node in nodes:
+            self.visit(node)
+
+    def _definition(self, node: gast.AST) -> None:
+        self.writes.add(node.name)
+        self._visit_all(node.decorator_list)
+        if isinstance(node, gast.ClassDef):
+            self._visit_all(node.bases + [k.value for k in node.keywords])
+        else:
+            self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
+        free = free_names(node)
+        self.reads |= free
+        self.captured |= free
+
+    def _comprehension(self, node: gast.AST) -> None:
+        inner = _Collector()
+        for gen in node.generators:
+            inner.visit(gen.iter)
+            inner.visit(gen.target)
+            inner._visit_all(gen.ifs)
+        if isinstance(node, gast.DictComp):
+            inner.visit(node.key)
+            inner.visit(node.value)
+        else:
+            inner.visit(node.elt)
+        targets: set[str] = set()
+        for gen in node.generators:
+            targets |= {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
+        self.reads |= inner.reads - targets
+        self.writes |= _walrus_targets(node)
+        self.captured |= inner.captured
+
+
+def _walrus_targets(node: gast.AST) -> set[str]:
+    return {
+        n.target.id
+        for n in gast.walk(node)
+        if isinstance(n, gast.NamedExpr) and isinstance(n.target, gast.Name)
+    }
+
+
+def free_names(scope: gast.AST) -> frozenset[str]:
+    """Names a nested function/lambda/class body reads but does not bind itself (approximate)."""
+    loads: set[str] = set()
+    bound: set[str] = set()
+    declared_global: set[str] = set()
+    if not isinstance(scope, gast.ClassDef):
+        args = scope.args
+        params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
+        bound |= {a.id for a in params}
+    body = scope.body if isinstance(scope.body, list) else [scope.body]
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name):
+                (loads if isinstance(node.ctx, gast.Load) else bound).add(node.id)
+            elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, gast.Global):
+                declared_global |= set(node.names)
+            elif isinstance(node, gast.Nonlocal):
+                loads |= set(node.names)
+    return frozenset((loads - bound) | (loads & declared_global))
+
+
+def expression_effects(node: gast.AST | None) -> Effects:
+    """Effects of one expression (or a statement taken whole)."""
+    if node is None:
+        return _NONE
+    collector = _Collector()
+    collector.visit(node)
+    return Effects(frozenset(collector.reads), frozenset(collector.writes))
+
+
+@dataclass
+class Activity:
+    """Per-function name activity; effects of compound statements include their bodies."""
+
+    fn: gast.AST
+    params: frozenset[str]
+    globals: frozenset[str]
+    nonlocals: frozenset[str]
+    captured: frozenset[str]
+    _memo: dict[gast.AST, Effects] = field(default_factory=dict)
+
+    @classmethod
+    def of_function(cls, fn: gast.AST) -> Activity:
+        args = fn.args
+        params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
+        globals_: set[str] = set()
+        nonlocals: set[str] = set()
+        collector = _Collector()
+        body = fn.body if isinstance(fn.body, list) else [fn.body]
+        for stmt in body:
+            for node in _own_nodes(stmt):
+                if isinstance(node, gast.Global):
+                    globals_ |= set(node.names)
+                elif isinstance(node, gast.Nonlocal):
+                    nonlocals |= set(node.names)
+            collector.visit(stmt)
+        return cls(
+            fn,
+            frozenset(a.id for a in params),
+            frozenset(globals_),
+            frozenset(nonlocals),
+            frozenset(collector.captured),
+        )
+
+    def effects(self, node: gast.AST) -> Effects:
+        """Reads and writes of a statement including everything nested in it."""
+        found = self._memo.get(node)
+        if found is None:
+            found = self._memo[node] = expression_effects(node)
+        return found
+
+    def modified(self, stmts: list[gast.stmt]) -> frozenset[str]:
+        writes: set[str] = set()
+        for stmt in stmts:
+            writes |= self.effects(stmt).writes
+        return frozenset(writes)
+
+    def local_names(self) -> frozenset[str]:
+        """Names bound in the function's own scope (parameters included)."""
+        body = self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]
+        return (self.modified(body) | self.params) - self.globals - self.nonlocals
+
+
+def _own_nodes(stmt: gast.AST):
+    """Nodes of `stmt` outside nested scopes."""
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node is not stmt and isinstance(node, _SCOPES):
+            continue
+        stack.extend(gast.iter_child_nodes(node))

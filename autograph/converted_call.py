@@ -1,0 +1,94 @@
+"""converted_call: how converted code calls anything, converting user functions on the way.
+
+    ag__.converted_call(f, (x,), None)
+
+1. a builtin the runtime stages (`runtime.operators.builtins.OVERRIDES`) -> its operator;
+2. things never converted -> called as is: functions marked do_not_convert,
+   builtins and C functions, classes, autograph Function objects, functions
+   of numpy / the standard library / autograph / runtime, generators,
+   code that is already converted;
+3. user functions, lambdas and bound methods -> converted once (cached), then called.
+
+The decision is remembered per function object, so calling a converted user
+function again costs one weak dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import weakref
+
+from runtime.errors import ConversionError
+from runtime.operators.builtins import OVERRIDES
+
+__all__ = ["converted_call", "DO_NOT_CONVERT", "is_convertible"]
+
+DO_NOT_CONVERT = "__autograph_do_not_convert__"
+_NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozenset(sys.stdlib_module_names)
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
+# function -> what to call instead (its conversion, or itself)
+_TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def is_convertible(func: object) -> bool:
+    """Whether `func` is a user Python function autograph converts (rule 3)."""
+    if not isinstance(func, types.FunctionType) or getattr(func, DO_NOT_CONVERT, False):
+        return False
+    if getattr(func, "__autograph_function__", False) or getattr(func, "__autograph_converted__", False):
+        return False
+    code = func.__code__
+    if code.co_flags & _GENERATOR_FLAGS or code.co_filename.startswith("<autograph: "):
+        return False
+    module = (getattr(func, "__module__", None) or "").split(".")[0]
+    return module not in _NEVER_PACKAGES
+
+
+def _target(func: types.FunctionType) -> object:
+    """The conversion of `func`, or `func` itself when it is not converted."""
+    try:
+        return _TARGETS[func]
+    except KeyError:
+        pass
+    target: object = func
+    if is_convertible(func):
+        from autograph.converters.context import Options
+        from autograph.namespace import AG
+        from autograph.pipeline import convert_live
+
+        try:
+            target = convert_live(func, Options(), AG)
+        except ConversionError:
+            target = func  # no source (or unsupported): run it as Python
+    _TARGETS[func] = target
+    return target
+
+
+def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
+    """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
+    try:
+        target = _TARGETS[f]
+    except (KeyError, TypeError):
+        target = _slow_target(f)
+        if type(target) is tuple:  # a bound method: (converted function, self)
+            target, receiver = target
+            return target(receiver, *args, **kwargs) if kwargs else target(receiver, *args)
+    if kwargs:
+        return target(*args, **kwargs)
+    return target(*args)
+
+
+def _slow_target(f: object) -> object:
+    try:
+        override = OVERRIDES.get(f)
+    except TypeError:  # unhashable callable
+        override = None
+    if override is not None:
+        return override
+    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
+        if getattr(f, DO_NOT_CONVERT, False):
+            return f
+        return (_target(f.__func__), f.__self__)
+    if isinstance(f, types.FunctionType):
+        return _target(f)
+    return f

@@ -1,0 +1,86 @@
+"""call_trees: calls go through `ag__.converted_call`, so user functions they reach get converted too.
+
+    y = f(x, *rest, k=1, **kw)  ->  y = ag__.converted_call(f, (x, *rest), {'k': 1, **kw})
+    z = np.tanh(x)              ->  z = np.tanh(x)        (known to need no conversion)
+
+A call stays direct when its callee is decided statically to need no
+conversion: an attribute of a module-level import of numpy / autograph /
+runtime, a builtin the runtime does not stage, or an `ag__` operator.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+from autograph.analysis.activity import Activity
+from autograph.converters.context import Context
+from autograph.converters.expression_scope import ExpressionTransformer
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace_expr
+
+__all__ = ["transform", "SAFE_PACKAGES"]
+
+SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime"})
+_NEVER = frozenset({"super", "locals", "globals", "vars", "eval", "exec", "dir"})
+
+
+def _root(node: gast.expr) -> gast.expr:
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return node
+
+
+class _Calls(ExpressionTransformer):
+    def __init__(self, ctx: Context, local_names: frozenset[str]) -> None:
+        self.ctx = ctx
+        self.local_names = local_names
+
+    def _direct(self, func: gast.expr) -> bool:
+        root = _root(func)
+        if not isinstance(root, gast.Name):
+            return False
+        name = root.id
+        if name == "ag__":
+            return True
+        if name in self.local_names:
+            return False
+        if func is root:
+            if name in _NEVER:
+                return True
+            value = self.ctx.value_of(name)
+            if value is not None and getattr(builtins, name, None) is value:
+                from runtime.operators.builtins import OVERRIDES
+
+                return value not in OVERRIDES
+            return False
+        module = self.ctx.module_of(name)
+        return module is not None and module.split(".")[0] in SAFE_PACKAGES
+
+    def visit_Call(self, node: gast.Call) -> gast.expr:
+        self.generic_visit(node)
+        if self._direct(node.func):
+            return node
+        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        if node.keywords:
+            kwargs = gast.Dict(
+                keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None for k in node.keywords],
+                values=[k.value for k in node.keywords],
+            )
+        else:
+            kwargs = gast.Constant(value=None, kind=None)
+        new = replace_expr("ag__.converted_call(func, args, kwargs)", func=node.func, args=args, kwargs=kwargs)
+        inherit_location(new, node)
+        return new
+
+
+def transform(node: gast.AST, ctx: Context) -> gast.AST:
+    """Route the function's calls through converted_call (unless the conversion is not recursive)."""
+    if not ctx.options.recursive:
+        return node
+    local_names = Activity.of_function(node).local_names() if not isinstance(node, gast.Lambda) else frozenset(
+        a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
+    )
+    _Calls(ctx, local_names).run(node)
+    return node

@@ -1,0 +1,39 @@
+"""conditional_expressions: `x if c else y` -> `ag__.if_exp(c, lambda: x, lambda: y, "c")`.
+
+Both branches stay lazy; the last argument is the condition's source text,
+used in error messages about a staged conditional expression.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace_expr
+
+__all__ = ["transform"]
+
+
+class _IfExps(ExpressionTransformer):
+    def visit_IfExp(self, node: gast.IfExp) -> gast.expr:
+        self.generic_visit(node)
+        if binds_or_suspends([node.body, node.orelse]):
+            return node
+        text = gast.unparse(node.test).strip()
+        new = replace_expr(
+            "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
+            test=node.test,
+            body=node.body,
+            orelse=node.orelse,
+            text=gast.Constant(value=text, kind=None),
+        )
+        inherit_location(new, node)
+        return new
+
+
+def transform(node: gast.AST, ctx: Context) -> gast.AST:
+    """Rewrite every conditional expression of the function."""
+    _IfExps().run(node)
+    return node

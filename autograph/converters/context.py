@@ -1,0 +1,71 @@
+"""Context: what every converter of one function shares (names, options, side tables).
+
+Side tables are keyed by gast node; converters keep loop nodes' identity when
+they rewrite them so that entries stay valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+
+from autograph.source.diagnostics import conversion_error
+from autograph.source.naming import Namespace
+from runtime.errors import ConversionError
+
+__all__ = ["Context", "Options"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Conversion options; part of the conversion cache key."""
+
+    recursive: bool = True
+
+
+@dataclass
+class Context:
+    """Shared state of converting one function."""
+
+    filename: str
+    first_line: int
+    function_name: str
+    namespace: Namespace
+    options: Options = Options()
+    # name -> module name, for names that refer to modules (e.g. np -> numpy)
+    module_of: Callable[[str], str | None] = lambda name: None
+    # name -> the object a global/builtin name refers to, when known
+    value_of: Callable[[str], object] = lambda name: None
+    # loop node -> {'maximum_iterations': expr, 'shape_invariants': expr}
+    loop_options: dict[gast.AST, dict[str, gast.expr]] = field(default_factory=dict)
+    # for loop node -> flag names whose negation must hold to run another iteration
+    loop_flags: dict[gast.AST, list[str]] = field(default_factory=dict)
+    # names captured by the user's own nested functions and lambdas
+    captured: frozenset[str] = frozenset()
+    source_lines: list[str] | None = None
+    indent: int = 0
+    vars_name: str | None = None  # set_state's parameter, one name per function
+
+    def user_line(self, node: gast.AST) -> int:
+        return getattr(node, "lineno", 1) + self.first_line - 1
+
+    def error(self, node: gast.AST, what: str, rule: str, fix: str) -> ConversionError:
+        """A ConversionError pointing at `node` in the user's file."""
+        line = self.user_line(node)
+        text = None
+        if self.source_lines is not None:
+            index = getattr(node, "lineno", 1) - 1
+            if 0 <= index < len(self.source_lines):
+                text = self.source_lines[index]
+        return conversion_error(
+            what,
+            self.filename,
+            line,
+            rule,
+            fix,
+            text=text,
+            col=getattr(node, "col_offset", 0) + self.indent,
+            function=self.function_name,
+        )

@@ -1,0 +1,60 @@
+"""continue_statements: `continue` becomes a flag reset at the top of each iteration.
+
+    for x in xs:                  for x in xs:
+        if x < 0:                     continue_ = False
+            continue       ->         if x < 0:
+        total += x                        continue_ = True
+                                      if not continue_:
+                                          total += x
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.guards import JumpLowering, contains_jump
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace
+
+__all__ = ["transform"]
+
+
+class _Continues(gast.NodeTransformer):
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.FunctionDef:
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    def visit_While(self, node: gast.While) -> gast.While:
+        return self._loop(node)
+
+    def visit_For(self, node: gast.For) -> gast.For:
+        return self._loop(node)
+
+    def _loop(self, node: gast.While | gast.For) -> gast.AST:
+        self.generic_visit(node)
+        if not any(contains_jump(s, gast.Continue, into_loops=False) for s in node.body):
+            return node
+        flag = self.ctx.namespace.new("continue_")
+
+        def set_flag(stmt: gast.stmt) -> list[gast.stmt]:
+            new = replace("flag = True", flag=flag)
+            inherit_location(new, stmt)
+            return new
+
+        lowering = JumpLowering(gast.Continue, flag, set_flag)
+        reset = replace("flag = False", flag=flag)
+        inherit_location(reset, node.body[0])
+        node.body = reset + lowering.block(node.body)
+        return node
+
+
+def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    """Lower every `continue` of the function's own loops."""
+    transformer = _Continues(ctx)
+    node.body = [transformer.visit(stmt) for stmt in node.body]
+    return node

@@ -1,0 +1,93 @@
+"""Guards: lowering a jump (break, continue, return) into a flag and guarded code.
+
+    while x > 0:                    break_ = False
+        if x == 3:                  while not break_ and x > 0:
+            break          ->           if x == 3:
+        x -= 1                              break_ = True
+                                        if not break_:
+                                            x -= 1
+
+The jump statement becomes whatever the converter says (`break_ = True`);
+the statements after anything that may jump run under `if not <flag>:`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gast
+
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace
+
+__all__ = ["JumpLowering", "contains_jump"]
+
+_LOOPS = (gast.For, gast.While, gast.AsyncFor)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody")
+
+
+def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
+    """Whether `node` holds a `jump` statement that belongs to the enclosing construct."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, jump):
+            return True
+        for child in gast.iter_child_nodes(current):
+            if isinstance(child, _SCOPES) or (not into_loops and isinstance(child, _LOOPS)):
+                continue
+            if isinstance(child, (gast.stmt, gast.excepthandler, gast.match_case)):
+                stack.append(child)
+    return False
+
+
+@dataclass
+class JumpLowering:
+    """Rewrites one kind of jump in a block: `replace_jump(stmt)` gives its replacement."""
+
+    jump: type
+    flag: str
+    replace_jump: Callable[[gast.stmt], list[gast.stmt]]
+    into_loops: bool = False
+    on_loop: Callable[[gast.stmt], None] | None = None
+    guards: int = 0  # how many `if not flag` guards were made
+
+    def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        """The block with its jumps lowered and the code after them guarded."""
+        out: list[gast.stmt] = []
+        for index, stmt in enumerate(stmts):
+            if isinstance(stmt, self.jump):
+                out.extend(self.replace_jump(stmt))
+                return out  # the rest is unreachable
+            if not contains_jump(stmt, self.jump, self.into_loops):
+                out.append(stmt)
+                continue
+            self._lower_nested(stmt)
+            out.append(stmt)
+            rest = stmts[index + 1 :]
+            if rest:
+                out.extend(self.guard(self.block(rest)))
+            return out
+        return out
+
+    def guard(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        if not stmts:
+            return []
+        self.guards += 1
+        guarded = replace("if not flag:\n    body", flag=self.flag, body=stmts)
+        inherit_location(guarded, stmts[0])
+        return guarded
+
+    def _lower_nested(self, stmt: gast.stmt) -> None:
+        if isinstance(stmt, _LOOPS) and self.on_loop is not None:
+            self.on_loop(stmt)
+        for field in _BLOCK_FIELDS:
+            block = getattr(stmt, field, None)
+            if block:
+                setattr(stmt, field, self.block(block))
+        for handler in getattr(stmt, "handlers", ()):
+            handler.body = self.block(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            case.body = self.block(case.body)

@@ -1,0 +1,79 @@
+"""logical_expressions: lazy `and`/`or`, `not`, and chained comparisons as operator calls.
+
+    a and b        ->  ag__.and_(lambda: a, lambda: b)
+    not a          ->  ag__.not_(a)
+    a < b < c      ->  ag__.and_(lambda: a < b, lambda: b < c)
+
+A chained comparison is split only when its middle operands are names,
+constants or attributes, which read the same when evaluated twice; others keep
+Python's chained form.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace_expr
+
+__all__ = ["transform"]
+
+_FUNCTIONS = {gast.And: "ag__.and_", gast.Or: "ag__.or_"}
+
+
+def _rereadable(node: gast.expr) -> bool:
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return isinstance(node, (gast.Name, gast.Constant))
+
+
+class _Logical(ExpressionTransformer):
+    def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
+        self.generic_visit(node)
+        if binds_or_suspends(node.values[1:]):
+            return node
+        template = f"{_FUNCTIONS[type(node.op)]}(lambda: a, lambda: b)"
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = replace_expr(template, a=value, b=result)
+        inherit_location(result, node)
+        return result
+
+    def visit_UnaryOp(self, node: gast.UnaryOp) -> gast.expr:
+        self.generic_visit(node)
+        if not isinstance(node.op, gast.Not):
+            return node
+        new = replace_expr("ag__.not_(a)", a=node.operand)
+        inherit_location(new, node)
+        return new
+
+    def visit_Compare(self, node: gast.Compare) -> gast.expr:
+        self.generic_visit(node)
+        middles = node.comparators[:-1]
+        if len(node.ops) < 2 or not all(_rereadable(m) for m in middles) or binds_or_suspends(node.comparators):
+            return node
+        operands = [node.left, *node.comparators]
+        parts = [
+            gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
+            for i, op in enumerate(node.ops)
+        ]
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = replace_expr("ag__.and_(lambda: a, lambda: b)", a=part, b=result)
+        inherit_location(result, node)
+        return result
+
+
+def _reread(node: gast.expr, index: int) -> gast.expr:
+    """A fresh copy for middle operands, which appear in two comparisons."""
+    if index == 0:
+        return node
+    return gast.parse(gast.unparse(node).strip(), mode="eval").body
+
+
+def transform(node: gast.AST, ctx: Context) -> gast.AST:
+    """Rewrite `and`, `or`, `not` and chained comparisons of the function."""
+    _Logical().run(node)
+    return node

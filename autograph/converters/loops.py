@@ -1,0 +1,133 @@
+"""loops: `while` -> `ag__.while_stmt`, `for` -> `ag__.for_stmt`, over a test and a body function.
+
+    while x > 1:                def get_state(): return (x,)
+        x = x // 2      ->      def set_state(vars_): nonlocal x; (x,) = vars_
+                                def loop_body(): nonlocal x; x = x // 2
+                                def loop_test(): return x > 1
+                                ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+
+    for i in range(n):          def loop_body(i): nonlocal s; s += i
+        s += i          ->      ag__.for_stmt(range(n), None, loop_body, get_state, set_state,
+                                              ('s',), {'iterate_names': 'i'})
+
+Loop variables are the names the body binds that are live at the loop head;
+the rest stay local to the body function.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.state import StatePlan, names_tuple, state_functions, undefined_inits
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace
+
+__all__ = ["convert_while", "convert_for"]
+
+
+def _load(name: str) -> gast.Name:
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def _opts(node: gast.AST, ctx: Context, iterate_names: str | None) -> gast.Dict:
+    keys: list[gast.expr] = []
+    values: list[gast.expr] = []
+    if iterate_names is not None:
+        keys.append(gast.Constant(value="iterate_names", kind=None))
+        values.append(gast.Constant(value=iterate_names, kind=None))
+    for key, value in ctx.loop_options.get(node, {}).items():
+        keys.append(gast.Constant(value=key, kind=None))
+        values.append(value)
+    return gast.Dict(keys=keys, values=values)
+
+
+def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
+    """The statements replacing a while loop (its else: was moved out by break_statements)."""
+    code, get_state, set_state = state_functions(plan, ctx, helpers)
+    loop_body = helpers["loop_body"]
+    loop_test = helpers["loop_test"]
+    test_binds = sorted({n.target.id for n in gast.walk(node.test) if isinstance(n, gast.NamedExpr)})
+    code += replace(
+        """
+        def loop_body():
+            nonlocal names
+            global globals_
+            body
+        def loop_test():
+            nonlocal test_names
+            return test
+        """,
+        loop_body=loop_body,
+        loop_test=loop_test,
+        names=list(plan.names),
+        globals_=list(plan.globals),
+        test_names=[n for n in test_binds if n in plan.names],
+        body=node.body,
+        test=node.test,
+    )
+    code += undefined_inits(plan)
+    code += replace(
+        "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)",
+        loop_test=loop_test,
+        loop_body=loop_body,
+        get_state=get_state,
+        set_state=set_state,
+        names=names_tuple(plan.names),
+        opts=_opts(node, ctx, None),
+    )
+    inherit_location(code, node)
+    return code + node.orelse
+
+
+def _extra_test(flags: list[str], helpers: dict[str, str]) -> tuple[list[gast.stmt], gast.expr]:
+    if not flags:
+        return [], gast.Constant(value=None, kind=None)
+    test: gast.expr = replace("ag__.not_(flag)", flag=flags[-1])[0].value
+    for flag in reversed(flags[:-1]):
+        test = replace("ag__.and_(lambda: ag__.not_(flag), lambda: rest)", flag=flag, rest=test)[0].value
+    name = helpers["extra_test"]
+    code = replace("def extra_test():\n    return test", extra_test=name, test=test)
+    return code, _load(name)
+
+
+def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
+    """The statements replacing a for loop; a single-name target not carried becomes the body's parameter."""
+    code, get_state, set_state = state_functions(plan, ctx, helpers)
+    loop_body = helpers["loop_body"]
+    target = node.target
+    if isinstance(target, gast.Name) and target.id not in plan.names:
+        param, unpack = target.id, []
+    else:
+        param = helpers["itr"]
+        unpack = replace("target = itr", target=target, itr=param)
+    code += replace(
+        """
+        def loop_body(itr):
+            nonlocal names
+            global globals_
+            unpack
+            body
+        """,
+        loop_body=loop_body,
+        itr=param,
+        names=list(plan.names),
+        globals_=list(plan.globals),
+        unpack=unpack,
+        body=node.body,
+    )
+    extra_code, extra_test = _extra_test(ctx.loop_flags.get(node, []), helpers)
+    code += extra_code
+    code += undefined_inits(plan)
+    code += replace(
+        "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, opts)",
+        iter_=node.iter,
+        extra_test=extra_test,
+        loop_body=loop_body,
+        get_state=get_state,
+        set_state=set_state,
+        names=names_tuple(plan.names),
+        opts=_opts(node, ctx, gast.unparse(target).strip().strip("()")),
+    )
+    inherit_location(code, node)
+    return code + node.orelse

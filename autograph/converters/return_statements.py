@@ -1,0 +1,137 @@
+"""return_statements: one exit per function, with a `retval` and (only if needed) a `do_return` flag.
+
+Branch and loop bodies become nested functions, where `return` would leave the
+wrong function, so every `return` that is not the function's plain last
+statement is rewritten:
+
+    def f(x):                        def f(x):
+        if x > 0:                        if x > 0:
+            return x          ->             retval = x
+        return -x                        else:
+                                             retval = -x
+                                         return retval
+
+An early-returning `if` takes the rest of the block as its `else:`; returns
+inside loops set `do_return`, stop the loop and guard what follows.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.guards import JumpLowering
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace
+
+__all__ = ["transform", "always_returns"]
+
+_NESTED_BLOCKS = ("body", "orelse", "finalbody")
+
+
+def always_returns(block: list[gast.stmt]) -> bool:
+    """Whether every path through `block` ends in a return (syntactically)."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, gast.Return):
+        return True
+    if isinstance(last, gast.If):
+        return always_returns(last.body) and always_returns(last.orelse)
+    return False
+
+
+def _absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
+    """`if c: ...return` followed by more code: the rest becomes the if's else branch."""
+    for index, stmt in enumerate(block):
+        for field in _NESTED_BLOCKS:
+            inner = getattr(stmt, field, None)
+            if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+                setattr(stmt, field, _absorb_rest(inner))
+        rest = block[index + 1 :]
+        if not isinstance(stmt, gast.If) or not rest:
+            continue
+        if always_returns(stmt.body) and not stmt.orelse:
+            stmt.orelse = _absorb_rest(rest)
+            return block[: index + 1]
+        if always_returns(stmt.orelse) and not always_returns(stmt.body):
+            stmt.body = _absorb_rest(stmt.body + rest)
+            return block[: index + 1]
+    return block
+
+
+def _returns(node: gast.FunctionDef) -> int:
+    count = 0
+    stack = list(node.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, gast.Return):
+            count += 1
+        elif not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            stack.extend(c for c in gast.iter_child_nodes(stmt) if isinstance(c, (gast.stmt, gast.excepthandler, gast.match_case)))
+    return count
+
+
+def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    """Give the function a single exit, unless its only return is its last statement."""
+    count = _returns(node)
+    if count == 0 or (count == 1 and isinstance(node.body[-1], gast.Return)):
+        return node
+    node.body = _absorb_rest(node.body)
+    if count == 1 and isinstance(node.body[-1], gast.Return):
+        return node
+    ends_in_return = always_returns(node.body)
+    do_return = ctx.namespace.new("do_return")
+    retval = ctx.namespace.new("retval")
+    flag_sets: list[gast.stmt] = []
+    loops: list[gast.stmt] = []
+
+    def lower_return(stmt: gast.Return) -> list[gast.stmt]:
+        value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
+        new = replace("do_return = True\nretval = value", do_return=do_return, retval=retval, value=value)
+        inherit_location(new, stmt)
+        flag_sets.append(new[0])
+        return new
+
+    lowering = JumpLowering(gast.Return, do_return, lower_return, into_loops=True, on_loop=loops.append)
+    body = lowering.block(node.body)
+    for loop in loops:
+        _stop_loop(loop, do_return, ctx)
+    if lowering.guards == 0 and not loops:
+        drop = set(map(id, flag_sets))
+        body = _without(body, drop)
+        prologue = []
+    else:
+        prologue = replace("do_return = False", do_return=do_return)
+    if not ends_in_return:
+        prologue += replace("retval = None", retval=retval)
+    epilogue = replace("return retval", retval=retval)
+    inherit_location(prologue, node.body[0])
+    inherit_location(epilogue, node.body[-1])
+    node.body = prologue + body + epilogue
+    return node
+
+
+def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
+    if isinstance(loop, gast.While):
+        loop.test = gast.BoolOp(
+            op=gast.And(), values=[gast.UnaryOp(op=gast.Not(), operand=gast.Name(id=flag, ctx=gast.Load(), annotation=None, type_comment=None)), loop.test]
+        )
+        inherit_location(loop.test, loop)
+    else:
+        ctx.loop_flags.setdefault(loop, []).append(flag)
+
+
+def _without(block: list[gast.stmt], drop: set[int]) -> list[gast.stmt]:
+    out = []
+    for stmt in block:
+        if id(stmt) in drop:
+            continue
+        for field in _NESTED_BLOCKS:
+            inner = getattr(stmt, field, None)
+            if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+                setattr(stmt, field, _without(inner, drop))
+        for handler in getattr(stmt, "handlers", ()):
+            handler.body = _without(handler.body, drop)
+        out.append(stmt)
+    return out

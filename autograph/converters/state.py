@@ -1,0 +1,114 @@
+"""State: the names a staged if or loop carries, and the code that reads and rebinds them.
+
+    def get_state():                  def set_state(vars_):
+        return (x, y)                     nonlocal x, y
+                                          (x, y) = vars_
+
+A plan is computed for every if/while/for from the analyses *before* any of
+them is rewritten (rewriting moves code into nested functions, which the
+analyses would no longer see as the same scope).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gast
+
+from autograph.analysis import Analyses
+from autograph.converters.context import Context
+from autograph.source.templates import replace
+
+__all__ = ["StatePlan", "plan_if", "plan_loop", "state_functions", "undefined_inits", "names_tuple"]
+
+
+@dataclass(frozen=True)
+class StatePlan:
+    """What one statement carries: `names` (outputs first), which may be unbound, which globals it sets."""
+
+    names: tuple[str, ...]
+    nouts: int
+    unbound: tuple[str, ...]
+    globals: tuple[str, ...]
+
+
+def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
+    if not block:
+        return frozenset()
+    return analyses.live_before(block[0])
+
+
+def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
+    activity = analyses.activity
+    modified = activity.modified(node.body + node.orelse)
+    local = modified - activity.globals
+    outs = sorted(local & analyses.live_after(node))
+    read_first = _first_live(analyses, node.body) | _first_live(analyses, node.orelse)
+    extra = sorted((local & read_first) - set(outs))
+    names = tuple(outs + extra)
+    unbound = tuple(n for n in names if analyses.unbound(node, n))
+    return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)))
+
+
+def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
+    activity = analyses.activity
+    modified = activity.modified(node.body)
+    if isinstance(node, gast.For):
+        modified |= activity.effects(node.target).writes
+    else:
+        modified |= activity.effects(node.test).writes
+    local = modified - activity.globals
+    names = tuple(sorted(local & analyses.live_at_head(node)))
+    unbound = tuple(n for n in names if analyses.unbound(node, n))
+    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)))
+
+
+def _load(name: str) -> gast.Name:
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
+def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
+    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
+
+
+def state_functions(plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
+    """The get_state/set_state definitions (none when there is no state) and the two callables."""
+    if not plan.names:
+        getter = replace("lambda: ()")[0].value
+        setter = replace("lambda _: None")[0].value
+        return [], getter, setter
+    get_state = helpers["get_state"]
+    set_state = helpers["set_state"]
+    vars_ = _vars_name(ctx)
+    values = gast.Tuple(elts=[_load(n) for n in plan.names], ctx=gast.Load())
+    targets = gast.Tuple(elts=[_load(n) for n in plan.names], ctx=gast.Load())
+    code = replace(
+        """
+        def get_state():
+            return values
+        def set_state(vars_):
+            nonlocal names
+            targets = vars_
+        """,
+        get_state=get_state,
+        set_state=set_state,
+        vars_=vars_,
+        values=values,
+        names=list(plan.names),
+        targets=targets,
+    )
+    return code, _load(get_state), _load(set_state)
+
+
+def _vars_name(ctx: Context) -> str:
+    if ctx.vars_name is None:
+        ctx.vars_name = ctx.namespace.new("vars_")
+    return ctx.vars_name
+
+
+def undefined_inits(plan: StatePlan) -> list[gast.stmt]:
+    """`y = ag__.Undefined('y')` for each carried name that may be unbound before the statement."""
+    out: list[gast.stmt] = []
+    for name in plan.unbound:
+        out += replace("name = ag__.Undefined(text)", name=name, text=gast.Constant(value=name, kind=None))
+    return out

@@ -1,0 +1,51 @@
+"""unsupported: constructs the converter refuses, with the user's file:line and a fix.
+
+`yield`, `await` and `async def` cannot be expressed as staged control flow;
+the function is rejected before any rewrite so the error points at the
+user's own line.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+
+__all__ = ["check", "own_nodes", "is_generator"]
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+
+
+def own_nodes(fn: gast.AST):
+    """Every node of `fn`'s body outside nested functions, lambdas and classes."""
+    stack = list(fn.body) if isinstance(fn.body, list) else [fn.body]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(gast.iter_child_nodes(node))
+
+
+def is_generator(fn: gast.AST) -> bool:
+    return any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in own_nodes(fn))
+
+_CONSTRUCTS = {
+    gast.Yield: "yield",
+    gast.YieldFrom: "yield from",
+    gast.Await: "await",
+    gast.AsyncFor: "async for",
+    gast.AsyncWith: "async with",
+}
+
+
+def check(fn: gast.AST, ctx: Context) -> None:
+    """Raise ConversionError at the first unsupported construct of `fn`'s own code."""
+    for node in own_nodes(fn):
+        construct = _CONSTRUCTS.get(type(node))
+        if construct is not None:
+            raise ctx.error(
+                node,
+                f"cannot convert {ctx.function_name!r}: it uses `{construct}`",
+                f"`{construct}` has no staged equivalent, so autograph does not convert generators or coroutines",
+                "move it into a function marked with ag.do_not_convert, or return a list instead of yielding",
+            )

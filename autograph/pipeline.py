@@ -1,0 +1,264 @@
+"""Pipeline: runs the converters over one function, in order, and caches the result.
+
+    syntax checks -> nested functions (each converted on its own)
+    -> directives, lists, asserts -> break, continue, return  (bindings change)
+    -> conditional, logical, call expressions
+    -> analyses (once) -> control flow
+
+Two entries: `convert_live` for a function object (source from inspect,
+compiled and bound to the user's globals and cells, cached by code object and
+options) and `convert_source` for a file's text, which is never imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import re
+import threading
+import types
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import gast
+
+from autograph.analysis import analyze
+from autograph.analysis.activity import Activity
+from autograph.converters import (
+    asserts,
+    break_statements,
+    call_trees,
+    conditional_expressions,
+    continue_statements,
+    control_flow,
+    directives,
+    lists,
+    logical_expressions,
+    return_statements,
+    unsupported,
+)
+from autograph.converters.context import Context, Options
+from autograph.source.loader import (
+    FACTORY_LINES,
+    LoadedCode,
+    bind_function,
+    compile_function,
+    unique_filename,
+)
+from autograph.source.naming import Namespace
+from autograph.source.origins import line_map
+from autograph.source.parsing import parse_function, parse_source, strip_decorators
+from autograph.source.resolution import LiveNames, StaticNames
+from runtime.errors import ConversionError
+from runtime.origin import Origin, register_source_map
+
+__all__ = [
+    "ConvertedFunction",
+    "Generated",
+    "Settings",
+    "convert_node",
+    "generate",
+    "convert_source",
+    "load_converted",
+    "convert_live",
+]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What converting one source file needs besides the tree: where it is, how names resolve."""
+
+    filename: str
+    first_line: int
+    options: Options
+    is_ours: Callable[[gast.expr], bool]
+    module_of: Callable[[str], str | None]
+    value_of: Callable[[str], object]
+    indent: int = 0
+    source_lines: list[str] | None = None
+
+
+def _context(fn: gast.AST, settings: Settings, name: str) -> Context:
+    return Context(
+        filename=settings.filename,
+        first_line=settings.first_line,
+        function_name=name,
+        namespace=Namespace.for_tree(fn),
+        options=settings.options,
+        module_of=settings.module_of,
+        value_of=settings.value_of,
+        source_lines=settings.source_lines,
+        indent=settings.indent,
+    )
+
+
+def _nested_functions(fn: gast.AST) -> list[gast.FunctionDef]:
+    return [n for n in unsupported.own_nodes(fn) if isinstance(n, gast.FunctionDef)]
+
+
+def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None:
+    """Convert `fn` in place: every rewrite, nested functions first."""
+    name = getattr(fn, "name", "<lambda>")
+    ctx = _context(fn, settings, name)
+    unsupported.check(fn, ctx)
+    if isinstance(fn, gast.Lambda):
+        for converter in (conditional_expressions, logical_expressions, call_trees):
+            converter.transform(fn, ctx)
+        return
+    captured = Activity.of_function(fn).captured
+    for nested in _nested_functions(fn):
+        if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
+            convert_node(nested, settings)
+    ctx.namespace = Namespace.for_tree(fn)
+    for converter in (directives, lists, asserts, break_statements, continue_statements, return_statements):
+        converter.transform(fn, ctx)
+    for converter in (conditional_expressions, logical_expressions, call_trees):
+        converter.transform(fn, ctx)
+    control_flow.transform(fn, ctx, analyze(fn, captured))
+
+
+_SINGLE_STATE = re.compile(r"^(\s*)(\w+,) = (\w+)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Generated:
+    """The converted source of one function and its line map (generated line -> user line)."""
+
+    source: str
+    lines: dict[int, int]
+
+
+def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
+    """Unparse a converted tree; map each generated line back to the user's relative line."""
+    tree = gast.gast_to_ast(fn)
+    module = ast.Module(body=[tree if isinstance(tree, ast.stmt) else ast.Expr(value=tree)], type_ignores=[])
+    ast.fix_missing_locations(module)
+    text = ast.unparse(module)
+    text = _SINGLE_STATE.sub(r"\1(\2) = \3", text) + "\n"
+    return Generated(text, line_map(module, text))
+
+
+def source_map(generated: Generated, settings: Settings, function: str, shift: int) -> dict[int, Origin]:
+    """Generated file line -> the user's Origin (file, line, text)."""
+    out = {}
+    for gen_line, rel in generated.lines.items():
+        line = rel + settings.first_line - 1
+        out[gen_line + shift] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
+    return out
+
+
+@dataclass
+class ConvertedFunction:
+    """One function of a converted file (`autograph convert`): its converted source or the error."""
+
+    name: str
+    qualname: str
+    lineno: int
+    code: str
+    error: ConversionError | None = None
+
+
+def convert_source(
+    source: str, filename: str, names: Sequence[str] | None = None, all_functions: bool = False
+) -> list[ConvertedFunction]:
+    """Convert functions of a file's text without importing or running it.
+
+    By default the functions decorated with this package's `function`
+    decorator; `names` selects by name or qualname; `all_functions` takes every
+    function not nested in another.
+    """
+    module = parse_source(source, filename)
+    static = StaticNames.of_module(module)
+    settings = Settings(
+        filename=filename,
+        first_line=1,
+        options=Options(),
+        is_ours=static.is_ours_decorator,
+        module_of=static.module_of,
+        value_of=static.value_of,
+        source_lines=source.splitlines(keepends=True),
+    )
+    results = []
+    for qualname, node in _top_functions(module):
+        wanted = (
+            all_functions
+            or (names is not None and (node.name in names or qualname in names))
+            or (names is None and any(static.is_function_decorator(d) for d in node.decorator_list))
+        )
+        if wanted:
+            results.append(_convert_one(node, qualname, settings))
+    return results
+
+
+def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> ConvertedFunction:
+    lineno = node.lineno
+    try:
+        if isinstance(node, gast.AsyncFunctionDef):
+            ctx = _context(node, settings, node.name)
+            raise ctx.error(node, f"cannot convert async function {node.name!r}", "async def is not supported", "make it a plain def")
+        node.decorator_list = [d for d in node.decorator_list if not settings.is_ours(d)]
+        convert_node(node, settings)
+        return ConvertedFunction(node.name, qualname, lineno, generate(node).source)
+    except ConversionError as error:
+        return ConvertedFunction(node.name, qualname, lineno, "", error)
+
+
+def _top_functions(module: gast.Module, prefix: str = ""):
+    for node in module.body:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            yield prefix + node.name, node
+        elif isinstance(node, gast.ClassDef):
+            yield from _top_functions(node, prefix + node.name + ".")
+
+
+# --- live functions -------------------------------------------------------------
+
+_LOCK = threading.Lock()
+# code object -> {options: LoadedCode}; weak, so unloading a function frees its conversion
+_CODE_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _ours() -> tuple[object, ...]:
+    """This package's decorators, looked up lazily (the package imports this module)."""
+    import autograph
+    from autograph import api
+    from autograph.tracing import function as function_module
+
+    return (autograph.function, autograph.do_not_convert, function_module.function, api.do_not_convert)
+
+
+def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
+    """The compiled conversion of `func`'s code (cached by code object and options)."""
+    code = func.__code__
+    with _LOCK:
+        found = _CODE_CACHE.get(code, {}).get(options)
+    if found is not None:
+        return found
+    parsed = parse_function(func)
+    names = LiveNames(func, _ours())
+    settings = Settings(
+        filename=parsed.filename,
+        first_line=parsed.first_line,
+        options=options,
+        is_ours=names.is_ours_decorator,
+        module_of=names.module_of,
+        value_of=names.value_of,
+        indent=parsed.indent,
+    )
+    node = parsed.node
+    if isinstance(node, gast.FunctionDef):
+        strip_decorators(node, names.is_ours_decorator)
+    convert_node(node, settings)
+    generated = generate(node)
+    filename = unique_filename(parsed.filename, func.__qualname__)
+    loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
+    register_source_map(filename, source_map(generated, settings, func.__qualname__, FACTORY_LINES))
+    with _LOCK:
+        _CODE_CACHE.setdefault(code, {})[options] = loaded
+    return loaded
+
+
+def convert_live(func: types.FunctionType, options: Options, namespace: object) -> types.FunctionType:
+    """A converted copy of `func` bound to its globals, closure cells and defaults."""
+    return bind_function(load_converted(func, options), func, namespace)

@@ -1,0 +1,72 @@
+"""Loader: generated source -> a live function that shares the user's globals and closure cells.
+
+The generated text is compiled inside a factory whose parameters are `ag__`
+and the user function's free variables, so the compiler makes them free
+variables of the new code. The factory is never called: the new code object
+is taken from its constants and bound with `types.FunctionType` to the
+user's own `__globals__` and the user's own cells (plus one new cell holding
+`ag__`), so closures see later changes and globals stay live.
+
+Each generated file gets a unique name registered in linecache, so
+tracebacks, `inspect.getsource` and pdb show the generated code.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import textwrap
+import threading
+import types
+from dataclasses import dataclass
+
+__all__ = ["LoadedCode", "compile_function", "bind_function"]
+
+_COUNTER = itertools.count()
+_LOCK = threading.Lock()
+FACTORY_LINES = 1  # generated line n is file line n + FACTORY_LINES
+
+
+@dataclass(frozen=True)
+class LoadedCode:
+    """A compiled converted function, not yet bound to globals and cells."""
+
+    code: types.CodeType
+    filename: str
+    source: str  # the converted function's source, as to_code shows it
+
+
+def unique_filename(user_file: str, qualname: str) -> str:
+    with _LOCK:
+        number = next(_COUNTER)
+    base = user_file.replace("\\", "/").rsplit("/", 1)[-1]
+    return f"<autograph: {base}:{qualname}#{number}>"
+
+
+def compile_function(source: str, name: str, freevars: tuple[str, ...], filename: str) -> LoadedCode:
+    """Compile `source` (one def, or one lambda expression) as a function with `freevars` free."""
+    params = ", ".join(("ag__",) + tuple(v for v in freevars if v != "ag__"))
+    body = source if name != "<lambda>" else f"return {source}"
+    text = f"def __ag_factory__({params}):\n{textwrap.indent(body, '    ')}\n"
+    code = compile(text, filename, "exec", dont_inherit=True)
+    lines = text.splitlines(keepends=True)
+    linecache.cache[filename] = (len(text), None, lines, filename)
+    factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    found = [c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name]
+    return LoadedCode(found[0], filename, source)
+
+
+def bind_function(loaded: LoadedCode, original: types.FunctionType, namespace: object) -> types.FunctionType:
+    """A function running `loaded.code` with the original's globals, cells, defaults and attributes."""
+    code = loaded.code
+    cells = dict(zip(original.__code__.co_freevars, original.__closure__ or ()))
+    closure = tuple(types.CellType(namespace) if var == "ag__" else cells[var] for var in code.co_freevars)
+    new = types.FunctionType(code, original.__globals__, original.__name__, original.__defaults__, closure or None)
+    new.__kwdefaults__ = original.__kwdefaults__
+    new.__dict__.update(original.__dict__)
+    new.__qualname__ = original.__qualname__
+    new.__module__ = original.__module__
+    new.__doc__ = original.__doc__
+    new.__annotations__ = original.__annotations__
+    new.__autograph_converted_from__ = original
+    return new

@@ -1,0 +1,53 @@
+"""Namespace: mints every name the converter adds to one function.
+
+Names derive from a hint (`if_body`, `loop_body`, `break_`); the first use gets
+the hint itself, later ones `_1`, `_2`; names the user's function already uses,
+keywords and builtins are never handed out, so generated code reads like the
+user's and never shadows anything the user can see.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+
+import gast
+
+__all__ = ["Namespace"]
+
+_RESERVED = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | {"ag__"}
+
+
+class Namespace:
+    """Per-function generator of fresh, readable identifiers."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self._taken = set(taken) | _RESERVED
+
+    @classmethod
+    def for_tree(cls, tree: gast.AST) -> Namespace:
+        """A namespace avoiding every identifier that appears anywhere in `tree`."""
+        taken: set[str] = set()
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Name):
+                taken.add(node.id)
+            elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+                taken.add(node.name)
+            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+                taken.update(node.names)
+            elif isinstance(node, gast.alias):
+                taken.add(node.asname or node.name.split(".")[0])
+        return cls(taken)
+
+    def new(self, hint: str) -> str:
+        """A fresh name: `hint`, else `hint_1`, `hint_2`, ..."""
+        name = hint
+        counter = 0
+        while name in self._taken:
+            counter += 1
+            name = f"{hint}_{counter}"
+        self._taken.add(name)
+        return name
+
+    def reserve(self, name: str) -> None:
+        self._taken.add(name)

@@ -1,0 +1,152 @@
+"""Parsing live functions: a function object back to the gast tree of its source.
+
+The source comes from `inspect` (files, notebooks and `exec` code registered in
+linecache). The tree keeps the user's line numbers relative to `first_line`,
+so every generated line can be mapped back to the user's file.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import linecache
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gast
+
+from autograph.source.diagnostics import conversion_error, no_source_error
+
+__all__ = ["ParsedFunction", "parse_function", "parse_source", "strip_decorators"]
+
+
+@dataclass
+class ParsedFunction:
+    """The gast node of one function (a FunctionDef or a Lambda) and where it lives."""
+
+    node: gast.FunctionDef | gast.Lambda
+    filename: str
+    first_line: int  # the file line of the parsed text's line 1
+    indent: int  # columns removed from every line by dedenting
+    name: str
+
+    def user_line(self, lineno: int) -> int:
+        return lineno + self.first_line - 1
+
+
+def _dedent(lines: list[str]) -> tuple[str, int]:
+    """Remove the first line's indentation from every line that has it."""
+    first = lines[0]
+    indent = len(first) - len(first.lstrip())
+    prefix = first[:indent]
+    out = [line[indent:] if line.startswith(prefix) else line.lstrip() for line in lines]
+    return "".join(out), indent
+
+
+def parse_source(text: str, filename: str) -> gast.Module:
+    """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
+    try:
+        return gast.ast_to_gast(ast.parse(text, filename=filename))
+    except SyntaxError as exc:
+        raise conversion_error(
+            f"cannot parse the source of {filename}: {exc.msg}",
+            filename,
+            exc.lineno or 1,
+            "the converter needs the function's source text",
+            "make the file valid Python",
+            col=(exc.offset or 1) - 1,
+        ) from None
+
+
+def _code_of(func: Callable) -> types.CodeType:
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        raise no_source_error(func)
+    return code
+
+
+def parse_function(func: Callable) -> ParsedFunction:
+    """The gast tree of `func` (a def or a lambda); ConversionError when there is no source."""
+    code = _code_of(func)
+    if code.co_name == "<lambda>":
+        return _parse_lambda(func, code)
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError):
+        raise no_source_error(func) from None
+    text, indent = _dedent(lines)
+    module = parse_source(text, code.co_filename)
+    node = module.body[0] if module.body else None
+    if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+        raise no_source_error(func)
+    if isinstance(node, gast.AsyncFunctionDef):
+        raise conversion_error(
+            f"cannot convert async function {code.co_name!r}",
+            code.co_filename,
+            start + node.lineno - 1,
+            "async def is not supported by autograph",
+            "make it a plain def, or mark it with ag.do_not_convert",
+            text=linecache.getline(code.co_filename, start + node.lineno - 1),
+        )
+    return ParsedFunction(node, code.co_filename, max(start, 1), indent, code.co_name)
+
+
+def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
+    """Find the lambda in its file: the one on its line whose arguments and columns match."""
+    filename = code.co_filename
+    lines = linecache.getlines(filename, getattr(func, "__globals__", {}))
+    if not lines:
+        raise no_source_error(func)
+    module = parse_source("".join(lines), filename)
+    line = code.co_firstlineno
+    arg_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    candidates = [
+        node
+        for node in gast.walk(module)
+        if isinstance(node, gast.Lambda) and node.lineno == line and _lambda_args(node) == arg_names
+    ]
+    if len(candidates) > 1:
+        candidates = _match_columns(candidates, code) or candidates
+    if not candidates:
+        raise no_source_error(func)
+    if len(candidates) > 1:
+        raise conversion_error(
+            "cannot tell which lambda to convert: several lambdas with the same arguments share this line",
+            filename,
+            line,
+            "a lambda is found by its line and arguments",
+            "put each lambda on its own line, or use a def",
+            text=lines[line - 1],
+            col=candidates[1].col_offset,
+        )
+    return ParsedFunction(candidates[0], filename, 1, 0, "<lambda>")
+
+
+def _lambda_args(node: gast.Lambda) -> list[str]:
+    args = node.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def _match_columns(candidates: list[gast.Lambda], code: types.CodeType) -> list[gast.Lambda]:
+    """Keep the lambdas whose body spans the columns of the code's instructions."""
+    cols = {
+        (start, col)
+        for start, _end, col, _end_col in code.co_positions()
+        if start is not None and col is not None
+    }
+    if not cols:
+        return []
+
+    def spans(node: gast.Lambda) -> bool:
+        body = node.body
+        lo = (body.lineno, body.col_offset)
+        hi = (body.end_lineno, body.end_col_offset)
+        return all(lo <= pos <= hi for pos in cols)
+
+    return [node for node in candidates if spans(node)]
+
+
+def strip_decorators(node: gast.FunctionDef, is_ours: Callable[[gast.expr], bool]) -> None:
+    """Drop this package's decorators (ag.function, ag.do_not_convert, aliases); keep others."""
+    node.decorator_list = [d for d in node.decorator_list if not is_ours(d)]

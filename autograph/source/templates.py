@@ -1,0 +1,102 @@
+"""Templates: converters write code as text with placeholders, not hand-built trees.
+
+    LOOP = '''
+        def loop_body():
+            nonlocal state
+            body
+        ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)
+    '''
+    replace(LOOP, loop_body="loop_body_1", state=["x"], body=stmts, ...)
+
+A template is parsed once and cached; `replace` builds a fresh tree from it,
+substituting placeholders as it goes:
+  - a name given a `str` is renamed (names, def names, arguments, nonlocal lists),
+  - a name given a gast expression is replaced by that node (its ctx fixed),
+  - a statement that is a bare placeholder given a list of statements is spliced,
+  - a nonlocal/global placeholder given a list of names is spliced (dropped if empty).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from functools import cache
+
+import gast
+
+__all__ = ["replace", "replace_expr"]
+
+_Sub = str | gast.AST | list
+
+
+@cache
+def _parse(template: str) -> tuple[gast.stmt, ...]:
+    return tuple(gast.parse(textwrap.dedent(template)).body)
+
+
+def replace(template: str, **subs: _Sub) -> list[gast.stmt]:
+    """The template's statements with placeholders substituted (a new tree every call)."""
+    out: list[gast.stmt] = []
+    for stmt in _parse(template):
+        out.extend(_stmt(stmt, subs))
+    return out
+
+
+def replace_expr(template: str, **subs: _Sub) -> gast.expr:
+    """A one-expression template, substituted."""
+    (stmt,) = replace(template, **subs)
+    return stmt.value
+
+
+def _stmt(node: gast.stmt, subs: dict) -> list[gast.stmt]:
+    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
+        sub = subs[node.value.id]
+        if isinstance(sub, list):
+            return sub
+        if isinstance(sub, gast.stmt):
+            return [sub]
+    if isinstance(node, (gast.Nonlocal, gast.Global)):
+        names: list[str] = []
+        for name in node.names:
+            sub = subs.get(name, name)
+            names.extend(sub if isinstance(sub, list) else [sub])
+        return [type(node)(names=names)] if names else []
+    return [_copy(node, subs)]
+
+
+def _copy(node: gast.AST, subs: dict) -> gast.AST:
+    if isinstance(node, gast.Name) and node.id in subs:
+        return _name_sub(node, subs[node.id])
+    fields = {}
+    for field, value in gast.iter_fields(node):
+        if isinstance(value, list):
+            if value and isinstance(value[0], gast.stmt):
+                fields[field] = [s for stmt in value for s in _stmt(stmt, subs)]
+            else:
+                fields[field] = [_copy(v, subs) if isinstance(v, gast.AST) else v for v in value]
+        elif isinstance(value, gast.AST):
+            fields[field] = _copy(value, subs)
+        elif isinstance(value, str) and field == "name" and value in subs:
+            fields[field] = subs[value]
+        else:
+            fields[field] = value
+    return type(node)(**fields)
+
+
+def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
+    if isinstance(sub, str):
+        return gast.Name(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
+    if isinstance(sub, list):
+        raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
+    if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
+        set_ctx(sub, node.ctx)
+    return sub
+
+
+def set_ctx(node: gast.AST, ctx: gast.AST) -> None:
+    """Give a target expression (and a tuple's elements) the context of where it now stands."""
+    node.ctx = type(ctx)()
+    if isinstance(node, (gast.Tuple, gast.List)):
+        for elt in node.elts:
+            set_ctx(elt, ctx)
+    elif isinstance(node, gast.Starred):
+        set_ctx(node.value, ctx)
