@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from autograph.tracing.keys import Identity, is_tensor_like, leaf_key
+from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
@@ -64,6 +64,7 @@ class ConcreteFunction:
         self.out_plan = out_plan  # per output leaf: index into the graph outputs, or Static
         self._compiled = compile_graph(graph)
         self._single = out_tree == LEAF and isinstance(out_plan[0], int)
+        self._ranges = self._compute_ranges()
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
@@ -119,7 +120,17 @@ class ConcreteFunction:
 
     def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
         """Canonical values; parameters left out keep their traced Python value."""
-        bound = self.signature.signature.bind_partial(*args, **kwargs).arguments
+        params = self.signature.params
+        inputs = [p.name for i, p in enumerate(params) if not self._is_python_param(i)]
+        if len(args) < len(params) and len(args) <= len(inputs):
+            # Python arguments are bound: positional arguments go to the inputs, in order.
+            bound = dict(zip(inputs, args))
+            for name, value in kwargs.items():
+                if name in bound:
+                    raise TypeError(f"ConcreteFunction {self._header(False)} got multiple values for {name!r}")
+                bound[name] = value
+        else:
+            bound = self.signature.signature.bind_partial(*args, **kwargs).arguments
         values = []
         for i, param in enumerate(self.signature.params):
             if param.name in bound:
@@ -138,6 +149,9 @@ class ConcreteFunction:
 
     # -- reading --------------------------------------------------------
     def _param_ranges(self) -> list[tuple[int, int]]:
+        return self._ranges
+
+    def _compute_ranges(self) -> list[tuple[int, int]]:
         ranges, start = [], 0
         for child in self.in_tree.children:
             ranges.append((start, start + child.num_leaves))
@@ -147,6 +161,13 @@ class ConcreteFunction:
     def _is_static_param(self, i: int) -> bool:
         start, stop = self._param_ranges()[i]
         return not any(isinstance(p, TensorSpec) for p in self.in_plan[start:stop])
+
+    def _is_python_param(self, i: int) -> bool:
+        """A parameter bound to its traced Python value (no tensor, no Variable in it)."""
+        if not self._is_static_param(i):
+            return False
+        start, stop = self._param_ranges()[i]
+        return not any(type(p) is Identity and is_variable(p.ref()) for p in self.in_plan[start:stop])
 
     def _static_value(self, i: int) -> Any:
         start, stop = self._param_ranges()[i]

@@ -1,0 +1,214 @@
+"""Guide section "Limitations": Python side effects, iterators, leaked tensors, recursion."""
+
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+# -- Executing Python side effects ------------------------------------------
+def test_side_effects_happen_only_while_tracing(capsys):
+    @ag.function
+    def f(x):
+        print("Traced with", x)
+        ag.print("Executed with", x)
+
+    f(1)
+    f(1)
+    f(2)
+    assert capsys.readouterr().out == (
+        "Traced with 1\nExecuted with 1\nExecuted with 1\nTraced with 2\nExecuted with 2\n"
+    )
+
+
+def test_py_function_runs_python_at_every_call(capsys):
+    seen = []
+
+    @ag.function
+    def f(x):
+        return ag.py_function(lambda v: seen.append(int(v)) or v * 2, [x], np.int64)
+
+    assert f(np.int64(1)) == 2
+    assert f(np.int64(5)) == 10
+    assert seen == [1, 5]
+
+
+# -- Changing Python global and free variables -------------------------------
+def test_global_list_append_happens_once(capsys):
+    external_list = []
+
+    @ag.function
+    def side_effect(x):
+        print("Python side effect")
+        external_list.append(x)
+
+    side_effect(1)
+    side_effect(1)
+    side_effect(1)
+    # The list append only happened once!
+    assert len(external_list) == 1
+    assert capsys.readouterr().out == "Python side effect\n"
+
+
+class Model:
+    def __init__(self):
+        self.v = ag.Variable(0)
+        self.counter = 0
+
+    @ag.function
+    def __call__(self):
+        if self.counter == 0:
+            # A python side-effect
+            self.counter += 1
+            self.v.assign_add(1)
+
+        return self.v
+
+
+def test_python_counter_is_captured_at_the_first_trace(capsys):
+    m = Model()
+    for _ in range(3):
+        print(m())  # prints 1, 2, 3
+    assert capsys.readouterr().out == "1\n2\n3\n"
+
+
+class InitModel:
+    def __init__(self):
+        self.v = ag.Variable(0)
+        self.counter = 0
+
+    def increment_once(self):
+        if self.counter == 0:
+            self.counter += 1
+            self.v.assign_add(1)
+
+    @ag.function
+    def __call__(self):
+        return self.v
+
+
+def test_state_changed_outside_the_function_runs_once(capsys):
+    # Our equivalent of lifting the increment out of the graph: do it in Python.
+    m = InitModel()
+    for _ in range(3):
+        m.increment_once()
+        print(m())  # prints 1, 1, 1
+    assert capsys.readouterr().out == "1\n1\n1\n"
+
+
+# -- Using Python iterators and generators ------------------------------------
+def test_iterators_are_consumed_only_while_tracing(capsys):
+    @ag.function
+    def buggy_consume_next(iterator):
+        ag.print("Value:", next(iterator))
+
+    iterator = iter([1, 2, 3])
+    buggy_consume_next(iterator)
+    # This reuses the first value from the iterator, rather than consuming the next value.
+    buggy_consume_next(iterator)
+    buggy_consume_next(iterator)
+    assert capsys.readouterr().out == "Value: 1\nValue: 1\nValue: 1\n"
+
+
+def test_consuming_data_inside_the_graph(capsys):
+    @ag.function
+    def good_consume_next(data, i):
+        ag.print("Value:", data[i])
+
+    data = np.array([1, 2, 3])
+    for i in range(3):
+        good_consume_next(data, np.int64(i))
+    assert capsys.readouterr().out == "Value: 1\nValue: 2\nValue: 3\n"
+    assert good_consume_next.experimental_get_tracing_count() == 1
+
+
+# -- All outputs of a Function must be return values ---------------------------
+x = None
+
+
+@ag.function
+def leaky_function(a):
+    global x
+    x = a + 1  # Bad - leaks local tensor
+    return a + 2
+
+
+@ag.function
+def captures_leaked_tensor(b):
+    b += x  # Bad - `x` is leaked from `leaky_function`
+    return b
+
+
+def test_leaked_tensor_cannot_be_used(capsys):
+    correct_a = leaky_function(np.int64(1))
+    print(correct_a)  # Good - value obtained from function's returns
+    try:
+        x.numpy()  # Bad - tensor leaked from inside the function, cannot be used here
+    except AttributeError as expected:
+        print(expected)
+    assert capsys.readouterr().out == "3\n'Tensor' object has no attribute 'numpy'\n"
+    with pytest.raises(TypeError) as info:
+        captures_leaked_tensor(np.int64(2))
+    assert "leaked" in str(info.value)
+    notes = "\n".join(getattr(info.value, "__notes__", []))
+    if sys.version_info >= (3, 11):
+        assert "b += x" in notes
+
+
+def test_leaking_through_collections_and_objects():
+    class MyClass:
+        def __init__(self):
+            self.field = None
+
+    external_list = []
+    external_object = MyClass()
+
+    @ag.function
+    def leaky():
+        a = ag.constant(1)
+        external_list.append(a)  # Bad - leaks tensor
+        external_object.field = a  # Bad - leaks tensor
+        return a
+
+    assert leaky() == 1
+    assert isinstance(external_object.field, ag.Tensor)
+
+    @ag.function
+    def use(b):
+        return b + external_list[0]
+
+    with pytest.raises(TypeError):
+        use(np.int64(1))
+
+
+# -- Recursive Functions are not supported -----------------------------------
+@ag.function
+def recursive_fn(n):
+    if n > 0:
+        return recursive_fn(n - 1)
+    else:
+        return 1
+
+
+def test_recursion_on_a_tensor_is_a_staging_error():
+    with pytest.raises(ag.errors.StagingError) as info:
+        recursive_fn(np.int64(5))  # Bad - the trace would never end.
+    assert "calls itself" in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_recursion_on_python_values_traces_each_level(capsys):
+    @ag.function
+    def recursive_fn(n):
+        if n > 0:
+            print("tracing")
+            return recursive_fn(n - 1)
+        else:
+            return 1
+
+    assert recursive_fn(5) == 1  # Warning - multiple tracings
+    assert capsys.readouterr().out == "tracing\n" * 5
+    gc.collect()
