@@ -1,0 +1,118 @@
+"""TensorArray: eager NumPy behaviour, staged handles through loops and conds, O(1) writes."""
+
+import numpy as np
+import pytest
+
+from runtime.compile import compile_graph
+from runtime.control_flow import cond, while_loop
+from runtime.errors import InvalidArgumentError
+from runtime.interpret import interpret
+from runtime.tensor_array import TensorArray
+from tests.runtime.tracing import build
+
+
+def test_eager_write_read_stack_size():
+    ta = TensorArray(np.float32, size=2)
+    ta = ta.write(0, [1, 2]).write(1, np.array([3, 4]))
+    np.testing.assert_array_equal(ta.read(1), [3, 4])
+    stacked = ta.stack()
+    assert stacked.dtype == np.float32 and stacked.shape == (2, 2)
+    assert ta.size() == 2 and type(ta.size()) is np.int64
+
+
+def test_eager_dynamic_growth_and_bounds():
+    ta = TensorArray(np.int64, dynamic_size=True)
+    for i in range(3):
+        ta = ta.write(i, i * 10)
+    np.testing.assert_array_equal(ta.stack(), [0, 10, 20])
+    with pytest.raises(InvalidArgumentError, match="out of bounds"):
+        TensorArray(np.int64, size=1).write(1, 5)
+    with pytest.raises(InvalidArgumentError, match="read before it was written"):
+        TensorArray(np.int64, size=2).read(1)
+
+
+def test_eager_unstack_and_empty_stack():
+    ta = TensorArray(np.float64).unstack(np.arange(6.0).reshape(3, 2))
+    assert ta.size() == 3
+    np.testing.assert_array_equal(ta.read(2), [4.0, 5.0])
+    assert TensorArray(np.float64, element_shape=(2,)).stack().shape == (0, 2)
+
+
+def dynamic_rnn(xs, w):
+    inputs = TensorArray(np.float64, size=0).unstack(xs)
+    outputs = TensorArray(np.float64, size=0, dynamic_size=True)
+
+    def body(i, h, outputs):
+        h = np.tanh(inputs.read(i) + h @ w)
+        return i + 1, h, outputs.write(i, h)
+
+    n = xs.shape[0]
+    _, h, outputs = while_loop(lambda i, h, outputs: i < n, body, (0, np.zeros(4), outputs),
+                               names=("i", "h", "outputs"))
+    return outputs.stack(), h
+
+
+def reference_rnn(xs, w):
+    h, rows = np.zeros(4), []
+    for x in xs:
+        h = np.tanh(x + h @ w)
+        rows.append(h)
+    return np.stack(rows), h
+
+
+def test_staged_tensor_array_as_a_loop_variable():
+    graph = build(dynamic_rnn, (np.float64, (50, 4)), (np.float64, (4, 4))).verify()
+    xs, w = np.random.default_rng(0).normal(size=(50, 4)), np.eye(4) * 0.5
+    stacked, h = compile_graph(graph)(xs, w)
+    expected, expected_h = reference_rnn(xs, w)
+    np.testing.assert_allclose(stacked, expected)
+    np.testing.assert_allclose(h, expected_h)
+    np.testing.assert_allclose(interpret(graph, xs, w)[0], expected)
+    stack_node = graph.outputs[0]
+    assert stack_node.type.dtype == np.float64 and stack_node.type.shape == (None, 4)
+
+
+def test_handles_are_object_tensors_and_writes_in_a_loop_are_in_place():
+    graph = build(dynamic_rnn, (np.float64, (5, 4)), (np.float64, (4, 4)))
+    loop = next(n for n in graph.nodes if n.op == "while")
+    assert loop.type[2].dtype == object and loop.type[2].shape == ()
+    source = compile_graph(graph).source
+    assert "ta_write(" in source and ".copy()" not in source
+
+
+def test_a_write_copies_when_the_old_array_is_still_used():
+    def f(x):
+        ta = TensorArray(np.int64, size=2).write(0, x).write(1, x)
+        other = ta.write(0, x * 10)
+        return ta.stack(), other.stack()
+
+    graph = build(f, (np.int64, ()))
+    assert ".copy()" in compile_graph(graph).source
+    first, second = compile_graph(graph)(np.int64(1))
+    np.testing.assert_array_equal(first, [1, 1])
+    np.testing.assert_array_equal(second, [10, 1])
+
+
+def test_tensor_array_through_a_cond():
+    def f(x):
+        ta = TensorArray(np.int64, size=2).write(0, x)
+        ta = cond(x > 0, lambda: ta.write(1, x * 2), lambda: ta.write(1, -x))
+        return ta.stack(), ta.size()
+
+    graph = build(f, (np.int64, ()))
+    fn = compile_graph(graph)
+    out, size = fn(np.int64(3))
+    np.testing.assert_array_equal(out, [3, 6])
+    assert size == 2 and type(size) is np.int64
+    np.testing.assert_array_equal(fn(np.int64(-3))[0], [-3, 3])
+    np.testing.assert_array_equal(interpret(graph, np.int64(-3))[0], [-3, 3])
+
+
+def test_a_loop_does_not_write_into_an_array_used_after_it():
+    def f(n):
+        start = TensorArray(np.int64, size=0, dynamic_size=True).write(0, n)
+        (_, grown) = while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i + 1, i)),
+                                (0, start))
+        return start.size(), grown.size()
+
+    assert compile_graph(build(f, (np.int64, ())))(np.int64(7)) == [1, 4]

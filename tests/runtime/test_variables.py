@@ -1,0 +1,129 @@
+"""Variable: eager state, staged reads and assigns in order, weak capture, creation tracking."""
+
+import gc
+
+import numpy as np
+import pytest
+
+from runtime.compile import compile_graph
+from runtime.control_flow import while_loop
+from runtime.errors import FailedPreconditionError, StagingError
+from runtime.interpret import interpret
+from runtime.variables import Variable, creation_scope
+from tests.runtime.tracing import build
+
+
+def test_eager_variable_behaves_like_its_value():
+    v = Variable(1.0, name="v")
+    assert v.dtype == np.float64 and v.shape == () and v.name == "v"
+    assert v.assign(2.0) is v and v.numpy() == 2.0
+    assert v.assign_add(3).numpy() == 5.0
+    assert v.assign_sub(1).numpy() == 4.0
+    assert v + 1 == 5.0 and 1 - v == -3.0 and v * v == 16.0
+    assert np.sqrt(v) == 2.0 and float(v) == 4.0
+    assert np.asarray(Variable([1, 2])).tolist() == [1, 2]
+    assert np.sum(Variable([1, 2, 3])) == 6
+    assert v.read_value() == 4.0
+
+
+def test_dtype_argument_and_shape_is_kept():
+    v = Variable([1, 2], dtype=np.float32)
+    assert v.dtype == np.float32
+    with pytest.raises(ValueError, match="keeps its shape"):
+        v.assign([1, 2, 3])
+
+
+def test_staged_reads_and_assigns_keep_program_order():
+    v = Variable(1.0, name="v")
+
+    def f(x):
+        before = v + 0.0
+        v.assign_add(x)
+        after = v * 1.0
+        return before, after
+
+    graph = build(f, (np.float64, ()))
+    fn = compile_graph(graph)
+    assert fn(np.float64(2.0)) == [1.0, 3.0]
+    assert fn(np.float64(2.0)) == [3.0, 5.0]
+    assert v.numpy() == 5.0
+    source = fn.source
+    assert source.index("read_variable") < source.index("assign_variable") < source.rindex("read_variable")
+
+
+def test_reads_are_not_merged_across_assigns_by_the_optimiser():
+    v = Variable(0, name="counter")
+
+    def f(x):
+        a = v.read_value()
+        v.assign(x)
+        b = v.read_value()
+        return a, b
+
+    fn = compile_graph(build(f, (np.int64, ())))
+    assert fn(np.int64(7)) == [0, 7]
+    assert fn(np.int64(9)) == [7, 9]
+
+
+def test_assign_in_a_loop_runs_every_iteration():
+    total = Variable(0, name="total")
+
+    def f(n):
+        def body(i):
+            total.assign_add(i)
+            return (i + 1,)
+
+        return while_loop(lambda i: i < n, body, (0,))[0]
+
+    graph = build(f, (np.int64, ()))
+    compile_graph(graph)(np.int64(5))
+    assert total.numpy() == 10
+    interpret(graph, np.int64(5))
+    assert total.numpy() == 20
+
+
+def test_unused_reads_are_dropped_but_assigns_are_kept():
+    v = Variable(1, name="v")
+
+    def f(x):
+        v.read_value()
+        v.assign(x)
+        return x
+
+    source = compile_graph(build(f, (np.int64, ()))).source
+    assert "read_variable" not in source and "assign_variable" in source
+
+
+def test_garbage_collected_variable_raises_failed_precondition():
+    holder = {"weights": Variable(1.0, name="weights")}
+    graph = build(lambda x: x + holder["weights"], (np.float64, ()))
+    fn = compile_graph(graph)
+    assert fn(np.float64(1)) == [2.0]
+    holder.clear()
+    gc.collect()
+    with pytest.raises(FailedPreconditionError, match=r"'weights' used at .*test_variables.py:\d+"):
+        fn(np.float64(1))
+
+
+def test_creation_scope_collects_variables():
+    with creation_scope() as outer:
+        a = Variable(1)
+        with creation_scope() as inner:
+            b = Variable(2)
+    Variable(3)
+    assert outer == [a, b] and inner == [b]
+
+
+def test_variable_created_in_a_trace_needs_a_concrete_value():
+    def f(x):
+        Variable(np.zeros(2))
+        return Variable(x)
+
+    with pytest.raises(StagingError, match="concrete value"):
+        build(f, (np.float64, ()))
+
+
+def test_assigning_an_incompatible_dtype_is_a_staging_error():
+    v = Variable(1, name="count")
+    with pytest.raises(StagingError, match="float64 value to the int64 Variable 'count'"):
+        build(lambda x: v.assign(x), (np.float64, ()))
