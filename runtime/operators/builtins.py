@@ -127,3 +127,12 @@ OVERRIDES: dict[object, Callable] = {
     builtins.enumerate: enumerate_,
     builtins.zip: zip_,
 }
+
+
+def _numpy_overrides() -> dict[object, Callable]:
+    from runtime.ops.numpy_api import CALL_OVERRIDES
+
+    return dict(CALL_OVERRIDES)
+
+
+OVERRIDES.update(_numpy_overrides())  # np.asarray/np.array of Tensors (NumPy does not dispatch them)

@@ -37,7 +37,7 @@ from runtime.ops.define import define, stage
 from runtime.ops.shapes import known_product, probe_type
 from runtime.types import TensorType
 
-__all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS"]
+__all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS", "CALL_OVERRIDES"]
 
 _PROBED = (
     "einsum", "dot", "inner", "outer", "tensordot", "kron", "cross", "trace", "diag", "diagonal",
@@ -50,14 +50,14 @@ _PROBED = (
 _LINALG = ("norm", "det", "inv", "solve")
 
 
-def _probe_rule(fn: Callable) -> Callable[..., TensorType]:
-    return lambda *args, **kwargs: probe_type(fn, args, kwargs)
+def _probe_rule(fn: Callable, fill: str = "zeros") -> Callable[..., TensorType]:
+    return lambda *args, **kwargs: probe_type(fn, args, kwargs, fill)
 
 
 for _name in _PROBED:
     define(_name, getattr(np, _name), _probe_rule(getattr(np, _name)))
 for _name in _LINALG:
-    define(f"linalg_{_name}", getattr(np.linalg, _name), _probe_rule(getattr(np.linalg, _name)), path=f"np.linalg.{_name}")
+    define(f"linalg_{_name}", getattr(np.linalg, _name), _probe_rule(getattr(np.linalg, _name), "eye"), path=f"np.linalg.{_name}")
 
 
 def _repeat_rule(a: TensorType, repeats: Any, axis: Any = None) -> TensorType:
@@ -203,6 +203,28 @@ def stage_numpy(func: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]) 
     return stage(op, args, kwargs)
 
 
-def is_tensor_call(args: Sequence[Any]) -> bool:
-    """Whether any argument is staged (used by callers that dispatch by hand)."""
-    return any(is_staged(a) for a in args)
+def _leaves_staged(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_leaves_staged(v) for v in value)
+    return is_staged(value)
+
+
+def _creation_override(function: Callable) -> Callable:
+    """np.asarray & co.: NumPy does not dispatch them, so converted code calls this instead."""
+
+    def call(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if _leaves_staged(a):
+            return _asarray(a, *args, **{k: v for k, v in kwargs.items() if k == "dtype"})
+        return function(a, *args, **kwargs)
+
+    call.__name__ = function.__name__
+    call.__doc__ = f"np.{function.__name__}, staged when given Tensors (a Tensor stays one; dtype= casts)."
+    return call
+
+
+# NumPy functions that never reach __array_function__; converted code calls these instead.
+CALL_OVERRIDES: dict[Callable, Callable] = {
+    np.asarray: _creation_override(np.asarray),
+    np.asanyarray: _creation_override(np.asanyarray),
+    np.array: _creation_override(np.array),
+}

@@ -24,9 +24,6 @@ __all__ = [
     "reshaped", "matmul_shape",
 ]
 
-_PROBE_SIZES = (5, 7)
-
-
 def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
     """NumPy broadcasting; None vs n is n (n != 1), None vs 1 or None is None."""
     if any(s is None for s in shapes):
@@ -100,10 +97,20 @@ def reshaped(shape: Shape, new_shape: Sequence[int | None]) -> Shape:
     return tuple(solved if d == -1 else d for d in new_shape)
 
 
-def dummy(t: TensorType, size: int | None = None) -> np.ndarray:
-    """A small zero array of `t`'s dtype; unknown dims become `size` (1 by default)."""
+def dummy(t: TensorType, size: int | None = None, fill: str = "zeros") -> np.ndarray:
+    """A small array of `t`'s dtype; unknown dims become `size` (1 by default).
+
+    `fill="eye"` puts ones on the diagonal of the last two dims, so linear
+    algebra probes (inv, solve) meet invertible matrices.
+    """
     shape = (1,) if t.shape is None else t.shape
-    return np.zeros(tuple((size or 1) if d is None else d for d in shape), t.dtype)
+    array = np.zeros(tuple((size or 1) if d is None else d for d in shape), t.dtype)
+    if fill == "eye" and array.ndim >= 2:
+        n = min(array.shape[-2:])
+        array[..., range(n), range(n)] = 1
+    elif fill == "eye":
+        array[...] = 1
+    return array
 
 
 def _quiet_call(fn: Callable, args: tuple, kwargs: dict) -> Any:
@@ -122,13 +129,15 @@ def _substitute(item: Any, make: Callable[[TensorType], Any]) -> Any:
     return item
 
 
-def probe(fn: Callable, args: tuple, kwargs: dict, size: int | None = None, small: bool = False) -> Any:
+def probe(
+    fn: Callable, args: tuple, kwargs: dict, size: int | None = None, small: bool = False, fill: str = "zeros"
+) -> Any:
     """Run `fn` with every TensorType replaced by a zero array (its shape, or 1-sized dims)."""
 
     def make(t: TensorType) -> np.ndarray:
         if small:
-            return np.zeros((1,) * (t.rank if t.rank is not None else 1), t.dtype)
-        return dummy(t, size)
+            return dummy(TensorType(t.dtype, (1,) * (t.rank if t.rank is not None else 1)), fill=fill)
+        return dummy(t, size, fill)
 
     try:
         return _quiet_call(fn, _substitute(args, make), _substitute(kwargs, make))
@@ -142,28 +151,34 @@ def _type_of_result(result: Any) -> TensorType:
     return TensorType(array.dtype, array.shape)
 
 
-def probe_type(fn: Callable, args: tuple, kwargs: dict) -> TensorType:
-    """Type of `fn(*args)` by running it; dims that follow an unknown input dim are None."""
+def probe_type(fn: Callable, args: tuple, kwargs: dict, fill: str = "zeros") -> TensorType:
+    """Type of `fn(*args)` by running it; dims that follow an unknown input dim are None.
+
+    Unknown dims are tried at sizes below and above every known size, so a
+    result dim such as min(n, 4) is seen to move.
+    """
     types = [t for t in _flat(args) + _flat(kwargs.values()) if isinstance(t, TensorType)]
     if any(t.shape is None for t in types):
-        return TensorType(np.asarray(probe(fn, args, kwargs, small=True)).dtype, None)
+        return TensorType(np.asarray(probe(fn, args, kwargs, small=True, fill=fill)).dtype, None)
     if all(t.is_fully_defined for t in types):
-        return _type_of_result(probe(fn, args, kwargs))
+        return _type_of_result(probe(fn, args, kwargs, fill=fill))
+    known = sorted({d for t in types for d in t.shape if d is not None} | {1})
+    sizes = (2, 3, known[-1] + 5, known[-1] + 6)
     try:
-        first, second = (_type_of_result(probe(fn, args, kwargs, size=s)) for s in _PROBE_SIZES)
+        results = [_type_of_result(probe(fn, args, kwargs, size=s, fill=fill)) for s in sizes]
     except ValueError as exc:
         # The unknown dims must agree with some known size: any size that runs gives the rank.
-        known = sorted({d for t in types for d in t.shape if d is not None} | {1})
         for size in known:
             try:
-                result = _type_of_result(probe(fn, args, kwargs, size=size))
+                result = _type_of_result(probe(fn, args, kwargs, size=size, fill=fill))
             except ValueError:
                 continue
             return TensorType(result.dtype, (None,) * len(result.shape))
         raise exc
-    if len(first.shape) != len(second.shape):
-        return TensorType(first.dtype, None)
-    return TensorType(first.dtype, tuple(a if a == b else None for a, b in zip(first.shape, second.shape)))
+    if len({len(r.shape) for r in results}) != 1:
+        return TensorType(results[0].dtype, None)
+    dims = zip(*(r.shape for r in results))
+    return TensorType(results[0].dtype, tuple(d[0] if len(set(d)) == 1 else None for d in dims))
 
 
 def _flat(items: Any) -> list[Any]:
