@@ -33,6 +33,7 @@ from autograph.converters import (
     continue_statements,
     control_flow,
     directives,
+    guards,
     lists,
     logical_expressions,
     return_statements,
@@ -115,7 +116,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         converter.transform(fn, ctx)
     for converter in (conditional_expressions, logical_expressions, call_trees):
         converter.transform(fn, ctx)
-    control_flow.transform(fn, ctx, analyze(fn, captured))
+    analyses = analyze(fn, captured)
+    guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
+    control_flow.transform(fn, ctx, analyses)
 
 
 _SINGLE_STATE = re.compile(r"^(\s*)(\w+,) = (\w+)$", re.MULTILINE)

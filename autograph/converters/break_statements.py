@@ -47,7 +47,7 @@ class _Breaks(gast.NodeTransformer):
         if not any(contains_jump(s, gast.Break, into_loops=False) for s in node.body):
             return [node, *orelse]
         flag = self.ctx.namespace.new("break_")
-        lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt))
+        lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx))
         node.body = lowering.block(node.body)
         if isinstance(node, gast.While):
             node.test = replace_expr("not flag and test", flag=flag, test=node.test)
@@ -62,9 +62,10 @@ class _Breaks(gast.NodeTransformer):
         return [*before, node, *after]
 
 
-def _set_flag(flag: str, stmt: gast.stmt) -> list[gast.stmt]:
+def _set_flag(flag: str, stmt: gast.stmt, ctx: Context) -> list[gast.stmt]:
     new = replace("flag = True", flag=flag)
     inherit_location(new, stmt)
+    ctx.flag_stores += new
     return new
 
 

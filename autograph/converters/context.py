@@ -46,6 +46,8 @@ class Context:
     captured: frozenset[str] = frozenset()
     source_lines: list[str] | None = None
     indent: int = 0
+    # flag assignments made by jump lowering; those nothing reads are removed after analysis
+    flag_stores: list[gast.stmt] = field(default_factory=list)
     vars_name: str | None = None  # set_state's parameter, one name per function
 
     def user_line(self, node: gast.AST) -> int:

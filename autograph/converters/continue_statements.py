@@ -44,11 +44,13 @@ class _Continues(gast.NodeTransformer):
         def set_flag(stmt: gast.stmt) -> list[gast.stmt]:
             new = replace("flag = True", flag=flag)
             inherit_location(new, stmt)
+            self.ctx.flag_stores.extend(new)
             return new
 
         lowering = JumpLowering(gast.Continue, flag, set_flag)
         reset = replace("flag = False", flag=flag)
         inherit_location(reset, node.body[0])
+        self.ctx.flag_stores.extend(reset)
         node.body = reset + lowering.block(node.body)
         return node
 

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import gast
 
+from autograph.analysis import Analyses
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
-__all__ = ["JumpLowering", "contains_jump"]
+__all__ = ["JumpLowering", "contains_jump", "drop_dead_flags"]
 
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -91,3 +92,31 @@ class JumpLowering:
             handler.body = self.block(handler.body)
         for case in getattr(stmt, "cases", ()):
             case.body = self.block(case.body)
+
+
+def drop_dead_flags(fn: gast.FunctionDef, flag_stores: list[gast.stmt], analyses: Analyses) -> None:
+    """Remove flag assignments nothing reads (`continue_ = True` as a loop's last statement)."""
+    liveness, cfg = analyses.liveness, analyses.cfg
+    dead = {
+        id(store)
+        for store in flag_stores
+        if store in cfg.entry_of and store.targets[0].id not in liveness.after(cfg.entry_of[store])
+    }
+    if dead:
+        fn.body = _without(fn.body, dead) or [gast.Pass()]
+
+
+def _without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
+    out = []
+    for stmt in block:
+        if id(stmt) in dead:
+            continue
+        if not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            for field in _BLOCK_FIELDS:
+                inner = getattr(stmt, field, None)
+                if inner:
+                    setattr(stmt, field, _without(inner, dead) or [gast.Pass()])
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = _without(handler.body, dead) or [gast.Pass()]
+        out.append(stmt)
+    return out

@@ -83,7 +83,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     ends_in_return = always_returns(node.body)
     do_return = ctx.namespace.new("do_return")
     retval = ctx.namespace.new("retval")
-    flag_sets: list[gast.stmt] = []
+    flag_sets: list[gast.stmt] = []  # `do_return = True`; dropped later where nothing reads them
     loops: list[gast.stmt] = []
 
     def lower_return(stmt: gast.Return) -> list[gast.stmt]:
@@ -97,12 +97,8 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     body = lowering.block(node.body)
     for loop in loops:
         _stop_loop(loop, do_return, ctx)
-    if lowering.guards == 0 and not loops:
-        drop = set(map(id, flag_sets))
-        body = _without(body, drop)
-        prologue = []
-    else:
-        prologue = replace("do_return = False", do_return=do_return)
+    prologue = replace("do_return = False", do_return=do_return)
+    ctx.flag_stores += prologue + flag_sets
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
     epilogue = replace("return retval", retval=retval)
@@ -121,17 +117,3 @@ def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
     else:
         ctx.loop_flags.setdefault(loop, []).append(flag)
 
-
-def _without(block: list[gast.stmt], drop: set[int]) -> list[gast.stmt]:
-    out = []
-    for stmt in block:
-        if id(stmt) in drop:
-            continue
-        for field in _NESTED_BLOCKS:
-            inner = getattr(stmt, field, None)
-            if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
-                setattr(stmt, field, _without(inner, drop))
-        for handler in getattr(stmt, "handlers", ()):
-            handler.body = _without(handler.body, drop)
-        out.append(stmt)
-    return out

@@ -33,8 +33,8 @@ class StatePlan:
 
 
 def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
-    if not block:
-        return frozenset()
+    if not block or block[0] not in analyses.cfg.entry_of:
+        return frozenset()  # empty, or only the `pass` left where dead flags were dropped
     return analyses.live_before(block[0])
 
 

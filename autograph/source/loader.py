@@ -24,7 +24,7 @@ __all__ = ["LoadedCode", "compile_function", "bind_function"]
 
 _COUNTER = itertools.count()
 _LOCK = threading.Lock()
-FACTORY_LINES = 1  # generated line n is file line n + FACTORY_LINES
+FACTORY_LINES = 2  # generated line n is file line n + FACTORY_LINES
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,12 @@ def unique_filename(user_file: str, qualname: str) -> str:
 def compile_function(source: str, name: str, freevars: tuple[str, ...], filename: str) -> LoadedCode:
     """Compile `source` (one def, or one lambda expression) as a function with `freevars` free."""
     params = ", ".join(("ag__",) + tuple(v for v in freevars if v != "ag__"))
-    body = source if name != "<lambda>" else f"return {source}"
-    text = f"def __ag_factory__({params}):\n{textwrap.indent(body, '    ')}\n"
+    if name == "<lambda>":
+        header, body = "pass", f"return {source}"
+    else:
+        # the def must not bind its own name in the factory: a recursive call is a global lookup
+        header, body = ("pass" if name in freevars else f"global {name}"), source
+    text = f"def __ag_factory__({params}):\n    {header}\n{textwrap.indent(body, '    ')}\n"
     code = compile(text, filename, "exec", dont_inherit=True)
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)

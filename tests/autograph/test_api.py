@@ -1,0 +1,259 @@
+"""ag.convert / ag.to_code / ag.do_not_convert on functions, methods, lambdas and closures."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import linecache
+import traceback
+
+import pytest
+
+import autograph as ag
+from runtime.origin import map_location
+
+
+def make_counter_reader():
+    count = 0
+
+    def read(bonus):
+        if bonus > 0:
+            return count + bonus
+        return count
+
+    def bump():
+        nonlocal count
+        count += 1
+
+    return read, bump
+
+
+def test_closures_see_later_changes():
+    read, bump = make_counter_reader()
+    converted = ag.convert(read)
+    assert converted(0) == 0
+    bump()
+    bump()
+    assert converted(0) == 2
+    assert converted(5) == 7
+    assert converted.__closure__[0] is not None
+    assert any(cell in read.__closure__ for cell in converted.__closure__)
+
+
+def defaults(a, b=2, *, c=3):
+    """Docstring kept."""
+    if a > b:
+        return a + c
+    return b + c
+
+
+defaults.custom = "attr"
+
+
+def test_defaults_kwdefaults_dict_doc_preserved():
+    converted = ag.convert(defaults)
+    assert converted(5) == 8
+    assert converted(1, c=10) == 12
+    assert converted.__defaults__ == (2,)
+    assert converted.__kwdefaults__ == {"c": 3}
+    assert converted.custom == "attr"
+    assert converted.__doc__ == "Docstring kept."
+    assert converted.__name__ == "defaults"
+    assert converted.__qualname__ == defaults.__qualname__
+
+
+class Model:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def apply(self, x):
+        if x > 0:
+            return x * self.scale
+        return -x
+
+
+class Child(Model):
+    def apply(self, x):
+        base = super().apply(x)
+        while base > 100:
+            base = base // 2
+        return base
+
+
+def test_bound_and_unbound_methods():
+    model = Model(3)
+    assert ag.convert(model.apply)(4) == 12
+    assert ag.convert(Model.apply)(model, -4) == 4
+    assert "self.scale" in ag.to_code(model.apply)
+
+
+def test_zero_argument_super():
+    child = Child(50)
+    assert ag.convert(child.apply)(5) == Child.apply(child, 5)
+
+
+def test_lambda():
+    square_or_neg = lambda x: x * x if x > 0 else -x  # noqa: E731
+    converted = ag.convert(square_or_neg)
+    assert converted(3) == 9
+    assert converted(-3) == 3
+    assert "ag__.if_exp" in ag.to_code(square_or_neg)
+
+
+def test_two_lambdas_on_one_line_are_told_apart_by_arguments():
+    first, second = (lambda a: a + 1), (lambda b: b if b else 0)  # noqa: E731
+    assert ag.convert(first)(1) == 2
+    assert ag.convert(second)(0) == 0
+
+
+def test_ambiguous_lambdas_raise():
+    pair = [lambda x: x + 1, lambda x: x + 2]
+    try:
+        results = [ag.convert(f)(0) for f in pair]
+    except ag.errors.ConversionError as error:
+        assert "lambda" in str(error)
+        assert "test_api.py" in str(error)
+    else:
+        assert results == [1, 2]  # told apart by their columns
+
+
+def test_no_source_error_names_the_function():
+    with pytest.raises(ag.errors.ConversionError, match="'len'"):
+        ag.convert(len)
+    namespace: dict = {}
+    exec("def made(x):\n    return x\n", namespace)
+    with pytest.raises(ag.errors.ConversionError, match="'made'"):
+        ag.convert(namespace["made"])
+
+
+def test_exec_source_registered_in_linecache():
+    filename = "<notebook-cell-1>"
+    source = "def cell(x):\n    if x > 1:\n        x = x - 1\n    return x\n"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)
+    assert ag.convert(namespace["cell"])(5) == 4
+
+
+def other_decorator(func):
+    @functools.wraps(func)
+    def wrapper(*args):
+        return func(*args)
+
+    return wrapper
+
+
+@ag.do_not_convert
+def left_alone(x):
+    return x
+
+
+def test_do_not_convert():
+    assert left_alone(3) == 3
+    assert ag.convert(left_alone) is left_alone
+
+
+def test_our_decorator_stripped_others_kept():
+    source = '''
+import autograph as ag
+from autograph import function as fn
+
+def deco(f):
+    return f
+
+@deco
+@fn
+def g(x):
+    return x
+'''
+    from autograph.pipeline import convert_source
+
+    (converted,) = convert_source(source, "m.py")
+    assert "@deco" in converted.code
+    assert "@fn" not in converted.code
+
+
+def test_convert_a_function_object():
+    class FakeFunction:
+        __autograph_function__ = True
+
+        def __init__(self, f):
+            self.python_function = f
+
+    converted = ag.convert(FakeFunction(defaults))
+    assert converted(5) == 8
+    assert ag.to_code(FakeFunction(defaults)) == ag.to_code(defaults)
+
+
+def test_converted_function_keeps_name_and_source():
+    converted = ag.convert(defaults)
+    text = inspect.getsource(converted)
+    assert text.strip().startswith("def defaults")
+    assert ag.to_code(defaults).startswith("def defaults(a, b=2, *, c=3):")
+
+
+def failing(x):
+    y = x + 1
+    if y > 0:
+        raise RuntimeError("boom")
+    return y
+
+
+def test_traceback_points_at_generated_file_mapped_to_user_line():
+    converted = ag.convert(failing)
+    with pytest.raises(RuntimeError) as info:
+        converted(1)
+    frames = traceback.extract_tb(info.tb)
+    generated = [f for f in frames if f.filename.startswith("<autograph: ")]
+    assert generated, frames
+    last = generated[-1]
+    assert "raise RuntimeError" in last.line
+    origin = map_location(last.filename, last.lineno)
+    user_line = inspect.getsourcelines(failing)[1] + 3
+    assert origin.file == __file__
+    assert origin.line == user_line
+    assert "raise RuntimeError" in origin.text
+
+
+def recursive_sum(n):
+    if n <= 0:
+        return 0
+    return n + recursive_sum(n - 1)
+
+
+def test_recursion_and_cache():
+    converted = ag.convert(recursive_sum)
+    assert converted(10) == 55
+    from autograph.converters.context import Options
+    from autograph.pipeline import load_converted
+
+    assert load_converted(recursive_sum, Options()) is load_converted(recursive_sum, Options())
+
+
+def test_not_recursive_leaves_calls_direct():
+    assert "converted_call" in ag.to_code(recursive_sum)
+    converted = ag.convert(recursive_sum, recursive=False)
+    assert converted(4) == 10
+
+
+def generator(n):
+    yield n
+
+
+def test_yield_is_a_conversion_error_with_location():
+    with pytest.raises(ag.errors.ConversionError) as info:
+        ag.convert(generator)
+    message = str(info.value)
+    assert "yield" in message
+    assert f"{__file__}:{inspect.getsourcelines(generator)[1] + 1}" in message
+    assert "^" in message
+    assert "Fix:" in message
+
+
+async def coroutine(x):
+    return x
+
+
+def test_async_def_is_a_conversion_error():
+    with pytest.raises(ag.errors.ConversionError, match="async"):
+        ag.convert(coroutine)
