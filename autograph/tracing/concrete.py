@@ -65,6 +65,9 @@ class ConcreteFunction:
         self._compiled = compile_graph(graph)
         self._single = out_tree == LEAF and isinstance(out_plan[0], int)
         self._ranges = self._compute_ranges()
+        self._input_names = [
+            p.name for i, p in enumerate(signature.params) if not self._is_python_param(i)
+        ]
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
@@ -121,7 +124,9 @@ class ConcreteFunction:
     def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
         """Canonical values; parameters left out keep their traced Python value."""
         params = self.signature.params
-        inputs = [p.name for i, p in enumerate(params) if not self._is_python_param(i)]
+        if not kwargs and len(args) == len(params) and self.signature.all_positional:
+            return args
+        inputs = self._input_names
         if len(args) < len(params) and len(args) <= len(inputs):
             # Python arguments are bound: positional arguments go to the inputs, in order.
             bound = dict(zip(inputs, args))

@@ -20,7 +20,7 @@ import functools
 import threading
 import types
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.input_signature import InputSignature
-from autograph.tracing.keys import Identity, is_tensor_like, key_is_alive, leaf_key
+from autograph.tracing.keys import Identity, flat_parts, is_tensor_like, key_is_alive, leaf_key
 from autograph.tracing.report import annotate
 from autograph.tracing.retracing import RetraceMonitor, fits, relaxed_specs
 from autograph.tracing.signature import Signature
@@ -37,7 +37,7 @@ from autograph.tracing.trace import trace_function
 from autograph.tracing.variable_policy import traced_with_variable_policy
 from runtime.errors import StagingError
 from runtime.origin import user_origin
-from runtime.structure import flatten
+from runtime.structure import flatten, unflatten
 from runtime.tensor import Tensor
 from runtime.trace_context import current_graph
 
@@ -45,6 +45,7 @@ __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eager
 
 _EAGER = [False]
 _FAST = object()  # marks the key of the single-array fast path
+_FLAT = object()  # marks the key of arguments without containers
 # (function identity, cache key) of every Function being traced or inlined right now
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
 
@@ -161,11 +162,10 @@ class Function:
         if self._input_signature is not None:
             inputs = self._input_signature.inputs_for(values, self._func.__name__)
             return self._signature_trace().run(inputs)
-        leaves, tree = flatten(values)
-        key = self._key(leaves, tree)
+        key, leaves = self._key(values)
         cf = self._cache.get(key)
         if cf is None:
-            cf = self._miss(key, tree, leaves)
+            cf = self._miss(key, values)
         elif self._monitor.streak:
             self._monitor.streak = 0
         return cf.run([leaves[i] for i in cf.input_positions])
@@ -178,18 +178,20 @@ class Function:
             )
         return values
 
-    def _key(self, leaves: list, tree: Any) -> Any:
-        if self._fast and len(leaves) == 1 and tree.children[0].kind == "leaf":
-            leaf = leaves[0]
-            if isinstance(leaf, (np.ndarray, np.generic)):
-                return (leaf.dtype, leaf.shape, _FAST)
-        return (tree, tuple([leaf_key(leaf) for leaf in leaves]))
+    def _key(self, values: tuple) -> tuple[Any, Sequence]:
+        """The cache key of canonical argument values, and their flat leaves."""
+        parts = flat_parts(values)
+        if parts is not None:
+            if self._fast and isinstance(values[0], (np.ndarray, np.generic)):
+                return (values[0].dtype, values[0].shape, _FAST), values
+            return (_FLAT, parts), values
+        leaves, tree = flatten(values)
+        return (tree, tuple([leaf_key(leaf) for leaf in leaves])), leaves
 
     def _call_inline(self, args: tuple, kwargs: dict) -> Any:
         """Called while another trace records: run the converted code into that graph."""
         values = self._canonical(args, kwargs)
-        leaves, tree = flatten(values)
-        entry = (self._identity(), self._key(leaves, tree))
+        entry = (self._identity(), self._key(values)[0])
         active = _ACTIVE.get()
         if entry in active:
             origin = user_origin(2)
@@ -228,11 +230,12 @@ class Function:
         except NotImplementedError:  # the converter is not available: trace as written
             return self._func
 
-    def _miss(self, key: Any, tree: Any, leaves: list) -> ConcreteFunction:
+    def _miss(self, key: Any, values: tuple) -> ConcreteFunction:
         with self._lock:
             cf = self._cache.get(key)
             if cf is not None:
                 return cf
+            leaves, tree = flatten(values)
             self._prune()
             for relaxed in self._relaxed:
                 if fits(relaxed, tree, leaves):
@@ -245,7 +248,7 @@ class Function:
             self._cache[key] = cf
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
-            self._monitor.traced(self._func.__name__, _param_keys(self._signature.names, tree, key))
+            self._monitor.traced(self._func.__name__, _param_keys(self._signature.names, tree, leaves))
             return cf
 
     def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
@@ -270,7 +273,8 @@ class Function:
         with self._lock:
             if not self._traces:
                 sig = self._input_signature
-                self._trace(None, sig.tree, sig.specs, sig.specs)
+                key = self._key(unflatten(sig.tree, sig.specs))[0]
+                self._trace(key, sig.tree, sig.specs, sig.specs)
             return self._traces[0]
 
     def _prune(self) -> None:
@@ -289,9 +293,8 @@ class Function:
                 self._input_signature.inputs_for(self._canonical(args, kwargs), self._func.__name__)
             return self._signature_trace()
         values = self._canonical(args, kwargs)
-        leaves, tree = flatten(values)
-        key = self._key(leaves, tree)
-        return self._cache.get(key) or self._miss(key, tree, leaves)
+        key = self._key(values)[0]
+        return self._cache.get(key) or self._miss(key, values)
 
     def pretty_printed_concrete_signatures(self) -> str:
         return "\n\n".join(cf.signature_summary() for cf in self._traces)
@@ -356,13 +359,11 @@ def _as_tensor_value(value: Any) -> Any:
     return value
 
 
-def _param_keys(names: tuple[str, ...], tree: Any, key: Any) -> dict[str, Any]:
+def _param_keys(names: tuple[str, ...], tree: Any, leaves: list) -> dict[str, Any]:
     """Each parameter's share of a cache key (to name the one that keeps changing)."""
-    if len(key) == 3:
-        return {names[0]: key[:2]}
     result, start = {}, 0
     for name, child in zip(names, tree.children):
         stop = start + child.num_leaves
-        result[name] = (child, key[1][start:stop])
+        result[name] = (child, tuple(leaf_key(leaf) for leaf in leaves[start:stop]))
         start = stop
     return result

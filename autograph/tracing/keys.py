@@ -33,6 +33,7 @@ __all__ = [
     "is_tensor_like",
     "is_variable",
     "key_is_alive",
+    "flat_parts",
 ]
 
 PRIMITIVES = (bool, int, float, complex, str, bytes, type(None))
@@ -103,3 +104,25 @@ def key_is_alive(key: Any) -> bool:
     """False when an object the key names by identity has been collected."""
     parts = key[1] if isinstance(key, tuple) and len(key) == 2 and isinstance(key[1], tuple) else ()
     return all(part.ref() is not None for part in parts if type(part) is Identity)
+
+
+def flat_parts(values: tuple) -> tuple | None:
+    """The key parts of arguments that hold no containers (the common case), else None.
+
+    One pass, no TreeDef: calls with only arrays, numbers and objects are keyed
+    without flattening.
+    """
+    parts = []
+    for value in values:
+        kind = type(value)
+        if kind is np.ndarray:
+            parts.append((value.dtype, value.shape))
+        elif kind in _PRIMITIVE_SET:
+            parts.append((kind, value))
+        elif isinstance(value, (list, tuple, dict)) or (
+            hasattr(kind, "__dataclass_fields__") and not isinstance(value, type)
+        ):
+            return None
+        else:
+            parts.append(leaf_key(value))
+    return tuple(parts)
