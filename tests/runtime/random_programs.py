@@ -1,0 +1,69 @@
+"""Random staged programs for differential tests (interpreter vs compiler, optimised or not).
+
+A program is a list of steps over a growing pool of values (two float64[3]
+inputs first); integers pick pool entries modulo its size. Steps cover pure
+math, constants (so folding has work), repeated expressions (so CSE has
+work), unused values (so DCE has work), conds and while loops that capture
+pool values, prints and variable updates (effects that must survive).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from runtime.constant import constant
+from runtime.control_flow import cond, while_loop
+from runtime.effects import print_
+
+__all__ = ["programs", "run_program"]
+
+BINARY = {
+    "add": np.add, "subtract": np.subtract, "maximum": np.maximum, "minimum": np.minimum,
+    "half_product": lambda a, b: (a * b) * 0.5,
+}
+UNARY = {"negative": np.negative, "tanh": np.tanh, "abs": np.abs}
+CONSTANTS = [0.0, 1.0, -2.5, 0.25]
+
+_index = st.integers(0, 30)
+_step = st.one_of(
+    st.tuples(st.just("bin"), st.sampled_from(sorted(BINARY)), _index, _index),
+    st.tuples(st.just("un"), st.sampled_from(sorted(UNARY)), _index),
+    st.tuples(st.just("const"), st.sampled_from(CONSTANTS), st.booleans()),
+    st.tuples(st.just("cond"), _index, _index, _index, st.sampled_from(sorted(BINARY))),
+    st.tuples(st.just("while"), _index, _index, st.integers(0, 4)),
+    st.tuples(st.just("print"), _index),
+    st.tuples(st.just("assign"), _index),
+)
+programs = st.lists(_step, min_size=1, max_size=10)
+
+
+def run_program(steps: list, x, y, variable=None) -> tuple:
+    """Run `steps` on x, y (Tensors inside a trace); returns the last two pool values."""
+    pool = [x, y]
+
+    def pick(i):
+        return pool[i % len(pool)]
+
+    for step in steps:
+        kind = step[0]
+        if kind == "bin":
+            pool.append(BINARY[step[1]](pick(step[2]), pick(step[3])))
+        elif kind == "un":
+            pool.append(UNARY[step[1]](pick(step[2])))
+        elif kind == "const":
+            value = np.full(3, step[1]) if step[2] else np.float64(step[1])
+            pool.append(constant(value) + np.zeros(3))
+        elif kind == "cond":
+            a, b, c, op = pick(step[1]), pick(step[2]), pick(step[3]), BINARY[step[4]]
+            pool.append(cond(np.sum(a) > 0, lambda b=b, c=c, op=op: op(b, c), lambda b=b, c=c: np.tanh(c) + b))
+        elif kind == "while":
+            start, other, count = pick(step[1]), pick(step[2]), step[3]
+            body = lambda v, k, other=other: (np.tanh(v + other), k + 1)  # noqa: E731
+            pool.append(while_loop(lambda v, k, count=count: k < count, body, (start, 0))[0])
+        elif kind == "print":
+            print_("value", pick(step[1]))
+        elif kind == "assign" and variable is not None:
+            variable.assign_add(np.sum(pick(step[1])))
+            pool.append(pick(step[1]) + variable)
+    return pool[-1], pool[-2]

@@ -1,0 +1,149 @@
+"""Optimisation passes: folding, CSE, DCE, each semantics-preserving (differential tests)."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from runtime.compile import compile_graph
+from runtime.constant import constant
+from runtime.control_flow import cond, while_loop
+from runtime.effects import print_
+from runtime.interpret import interpret
+from runtime.optimize import (
+    eliminate_common_subexpressions,
+    eliminate_dead_code,
+    fold_constants,
+    optimize,
+)
+from runtime.variables import Variable
+from tests.runtime.random_programs import programs, run_program
+from tests.runtime.tracing import build, outputs_equal
+
+
+def ops(graph):
+    return [n.op for n in graph.nodes]
+
+
+def test_folding_computes_constant_subexpressions():
+    graph = build(lambda x: x + constant(2) * constant(3), (np.int64, ()))
+    folded = fold_constants(graph).verify()
+    assert ops(folded).count("multiply") == 0
+    assert "np.int64(6)" in compile_graph(graph).source
+    assert compile_graph(graph)(np.int64(1)) == [7]
+
+
+def test_folding_leaves_big_arrays_and_warnings_to_run_time():
+    graph = build(lambda x: x + np.zeros(5000) * constant(2.0), (np.float64, (5000,)))
+    assert "multiply" in ops(fold_constants(graph))
+    warns = build(lambda x: x + constant(1.0) / constant(0.0), (np.float64, ()))
+    assert "divide" in ops(fold_constants(warns))
+
+
+def test_folding_goes_inside_branches_through_captured_constants():
+    def f(x):
+        two = constant(2)
+        return cond(x > 0, lambda: x + two * two, lambda: x)
+
+    folded = optimize(build(f, (np.int64, ()))).verify()
+    branch = next(n for n in folded.nodes if n.op == "cond").attrs["true"]
+    assert "multiply" not in ops(branch)
+
+
+def test_cse_merges_repeated_pure_nodes():
+    graph = build(lambda x: (x * 2) + (x * 2), (np.int64, ()))
+    merged = eliminate_common_subexpressions(graph).verify()
+    assert ops(merged).count("multiply") == 1
+    assert compile_graph(graph)(np.int64(3)) == [12]
+
+
+def test_cse_tells_signed_zeros_and_bool_from_int_apart():
+    graph = build(lambda x: (x * 0.0, x * -0.0, x + True, x + 1), (np.float64, ()))
+    merged = eliminate_common_subexpressions(graph)
+    assert ops(merged).count("multiply") == 2 and ops(merged).count("add") == 2
+
+
+def test_cse_never_merges_effects_or_variable_reads():
+    v = Variable(1, name="v")
+
+    def f(x):
+        print_(x)
+        print_(x)
+        a = v.read_value()
+        v.assign(x)
+        return a + v.read_value()
+
+    merged = eliminate_common_subexpressions(build(f, (np.int64, ())))
+    assert ops(merged).count("print") == 2 and ops(merged).count("read_variable") == 2
+
+
+def test_dce_drops_unused_nodes_and_keeps_effects():
+    def f(x):
+        unused = np.tanh(x) * 3  # noqa: F841
+        print_(x)
+        return x
+
+    cleaned = eliminate_dead_code(build(f, (np.float64, ()))).verify()
+    assert ops(cleaned) == ["input", "print"]
+
+
+def test_dce_removes_a_pure_cond_nobody_reads_and_what_only_it_captured():
+    def f(x):
+        only_branch = np.exp(x)
+        cond(x > 0, lambda: only_branch + 1, lambda: x)
+        return x
+
+    cleaned = eliminate_dead_code(build(f, (np.float64, ())))
+    assert ops(cleaned) == ["input"]
+
+
+def test_dce_keeps_a_cond_with_an_effect_and_its_captures():
+    def f(x):
+        shown = np.exp(x)
+        cond(x > 0, lambda: (print_(shown), x)[1], lambda: x)
+        return x
+
+    cleaned = eliminate_dead_code(build(f, (np.float64, ()))).verify()
+    assert "cond" in ops(cleaned) and "exp" in ops(cleaned)
+
+
+def test_dce_inside_loop_bodies():
+    def f(x):
+        def body(v):
+            np.sin(v)
+            return (v + 1,)
+
+        return while_loop(lambda v: v < 10, body, (x,))[0]
+
+    cleaned = eliminate_dead_code(build(f, (np.float64, ())))
+    body = next(n for n in cleaned.nodes if n.op == "while").attrs["body"]
+    assert "sin" not in ops(body)
+
+
+@settings(
+    max_examples=60, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(steps=programs)
+def test_optimised_compiled_graph_matches_the_interpreted_original(steps, capsys):
+    variable = Variable(0.0, name="acc")
+    graph = build(lambda x, y: run_program(steps, x, y, variable), (np.float64, (3,)), (np.float64, (3,)))
+    optimized = optimize(graph).verify()
+    x, y = np.array([0.5, -1.0, 2.0]), np.array([1.5, 0.25, -0.75])
+    capsys.readouterr()
+    variable.assign(0.0)
+    expected = interpret(graph, x, y)
+    expected_out = capsys.readouterr().out
+    variable.assign(0.0)
+    got = compile_graph(graph)(x, y)
+    assert outputs_equal(expected, got), (optimized.to_source() if optimized.outputs else "")
+    assert capsys.readouterr().out == expected_out
+    assert len(optimized.nodes) <= len(graph.nodes)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(programs)
+def test_optimised_matches_interpreted_many_programs(steps):
+    graph = build(lambda x, y: run_program(steps, x, y), (np.float64, (3,)), (np.float64, (3,)))
+    x, y = np.array([0.5, -1.0, 2.0]), np.array([1.5, 0.25, -0.75])
+    assert outputs_equal(interpret(graph, x, y), compile_graph(graph)(x, y))
