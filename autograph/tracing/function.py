@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import Identity, flat_parts, is_tensor_like, key_is_alive, leaf_key
@@ -76,6 +77,8 @@ class Function:
     ) -> None:
         self._bind_owner = isinstance(python_function, classmethod)
         self._never_bind = isinstance(python_function, staticmethod)
+        if isinstance(python_function, Function):
+            python_function = python_function._func
         func = getattr(python_function, "__func__", python_function)
         if isinstance(python_function, types.MethodType):
             _instance = python_function.__self__
@@ -89,9 +92,10 @@ class Function:
         self._signature = Signature.of(func, skip_first=_instance is not None)
         self._fast = self._signature.single_positional
         self._hinted = _hinted_positions(self._signature) if follow_type_hints else ()
-        self._input_signature = (
-            None if input_signature is None else InputSignature(input_signature, self._signature)
-        )
+        self._name = getattr(func, "__name__", type(func).__name__)
+        # built at the first call: a method's signature is known once it is bound
+        self._raw_input_signature = input_signature
+        self._checked_signature: InputSignature | None = None
         self._converted: Callable[..., Any] | None = None
         self._cache: dict[Any, ConcreteFunction] = {}
         self._traces: list[ConcreteFunction] = []
@@ -99,6 +103,14 @@ class Function:
         self._lock = threading.RLock()
         self._monitor = RetraceMonitor()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @property
+    def _input_signature(self) -> InputSignature | None:
+        if self._raw_input_signature is None:
+            return None
+        if self._checked_signature is None:
+            self._checked_signature = InputSignature(self._raw_input_signature, self._signature)
+        return self._checked_signature
 
     # -- binding to instances ------------------------------------------
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
@@ -111,14 +123,14 @@ class Function:
         try:
             bound = self._bound.get(instance)
         except TypeError:  # unhashable instance: keep the bound Function on it
-            return self._bound_on_instance(instance)
+            return BoundFunction(instance, self._bound_on_instance(instance))
         if bound is None:
             with self._lock:
                 bound = self._bound.get(instance)
                 if bound is None:
                     bound = self._bind(instance)
                     self._bound[instance] = bound
-        return bound
+        return BoundFunction(instance, bound)
 
     def _bound_on_instance(self, instance: Any) -> Function:
         attr = f"__autograph_bound_{id(self)}"
@@ -160,7 +172,7 @@ class Function:
     def _call_traced(self, args: tuple, kwargs: dict) -> Any:
         values = self._canonical(args, kwargs)
         if self._input_signature is not None:
-            inputs = self._input_signature.inputs_for(values, self._func.__name__)
+            inputs = self._input_signature.inputs_for(values, self._name)
             return self._signature_trace().run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)
@@ -197,7 +209,7 @@ class Function:
             origin = user_origin(2)
             where = f" at {origin}" if origin is not None else ""
             raise StagingError(
-                f"{self._func.__name__} calls itself{where} while it is being traced with "
+                f"{self._name} calls itself{where} while it is being traced with "
                 f"arguments of the same types and values, so its trace would never end. "
                 f"Write the recursion as a loop, or recurse only on Python values."
             )
@@ -248,7 +260,7 @@ class Function:
             self._cache[key] = cf
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
-            self._monitor.traced(self._func.__name__, _param_keys(self._signature.names, tree, leaves))
+            self._monitor.traced(self._name, _param_keys(self._signature.names, tree, leaves))
             return cf
 
     def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
@@ -258,9 +270,9 @@ class Function:
         token = _ACTIVE.set(_ACTIVE.get() + ((self._identity(), key),))
         try:
             cf = traced_with_variable_policy(
-                lambda: trace_function(fn, self._func.__name__, self._signature, tree, leaves, specs),
+                lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs),
                 first=not self._traces,
-                name=self._func.__name__,
+                name=self._name,
             )
         except Exception as error:
             raise annotate(error) from None
@@ -290,7 +302,7 @@ class Function:
         """The trace for these arguments (TensorSpecs or values), tracing if needed."""
         if self._input_signature is not None:
             if args or kwargs:
-                self._input_signature.inputs_for(self._canonical(args, kwargs), self._func.__name__)
+                self._input_signature.inputs_for(self._canonical(args, kwargs), self._name)
             return self._signature_trace()
         values = self._canonical(args, kwargs)
         key = self._key(values)[0]

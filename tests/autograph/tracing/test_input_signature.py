@@ -50,6 +50,19 @@ def test_nested_signature_and_concrete_function():
         total((np.float64(1),))
 
 
-def test_signature_length_must_match():
+def test_signature_length_must_match_at_the_first_call():
     with pytest.raises(TypeError, match="input_signature has 1 entries"):
-        ag.function(lambda a, b: a, input_signature=(ag.TensorSpec([]),))
+        ag.function(lambda a, b: a, input_signature=(ag.TensorSpec([]),))(1, 2)
+
+
+def test_methods_take_a_signature_without_self():
+    class Scaler:
+        factor = 3
+
+        @ag.function(input_signature=(ag.TensorSpec([None], np.int64),), autograph=False)
+        def scale(self, x):
+            return x * self.factor
+
+    np.testing.assert_array_equal(Scaler().scale(np.arange(3)), [0, 3, 6])
+    with pytest.raises(ValueError):
+        Scaler().scale(np.zeros((1, 1), np.int64))
