@@ -26,6 +26,7 @@ from autograph.tracing.spec import TensorSpec
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
 from runtime.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.tensor import Tensor
 
 __all__ = ["ConcreteFunction", "Static"]
 
@@ -217,6 +218,15 @@ class ConcreteFunction:
             for p in self.in_plan
         ]
         return self.signature.to_call(unflatten(self.in_tree, leaves))
+
+    @property
+    def structured_outputs(self) -> Any:
+        """The returned structure with a graph Tensor for each output (static values as is)."""
+        outputs = self.graph.outputs
+        leaves = [
+            p.value if isinstance(p, Static) else Tensor(outputs[p], self.graph) for p in self.out_plan
+        ]
+        return unflatten(self.out_tree, leaves)
 
     def __str__(self) -> str:
         return "ConcreteFunction " + self.signature_summary()

@@ -158,6 +158,30 @@ def test_leaked_tensor_cannot_be_used(capsys):
         assert "b += x" in notes
 
 
+def test_leaking_even_when_returned(capsys):
+    @ag.function
+    def leaky_function(a):
+        global x
+        x = a + 1  # Bad - leaks local tensor
+        return x  # Good - uses local tensor
+
+    correct_a = leaky_function(np.int64(1))
+    print(correct_a)  # Good - value obtained from function's returns
+    try:
+        x.numpy()  # Bad - tensor leaked from inside the function, cannot be used here
+    except AttributeError as expected:
+        print(expected)
+    assert capsys.readouterr().out == "2\n'Tensor' object has no attribute 'numpy'\n"
+
+    @ag.function
+    def captures_leaked_tensor(b):
+        b += x  # Bad - `x` is leaked from `leaky_function`
+        return b
+
+    with pytest.raises(TypeError, match="leaked"):
+        captures_leaked_tensor(np.int64(2))
+
+
 def test_leaking_through_collections_and_objects():
     class MyClass:
         def __init__(self):

@@ -112,3 +112,14 @@ def test_python_arguments_may_be_left_out():
     assert cf(np.float64(4), opt) == 2.0
     with pytest.raises(TypeError, match="was constructed with"):
         cf(np.float64(4), Opt())
+
+
+def test_structured_outputs():
+    @ag.function(autograph=False)
+    def f(a):
+        return {"twice": a + a, "none": None}
+
+    out = f.get_concrete_function(np.int64(1)).structured_outputs
+    assert out["none"] is None
+    assert isinstance(out["twice"], ag.Tensor)
+    assert out["twice"].dtype == np.int64 and out["twice"].shape == ()

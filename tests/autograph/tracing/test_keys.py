@@ -55,3 +55,12 @@ def test_classification():
 
     assert is_variable(FakeVariable())
     assert not is_variable(Thing())
+
+
+def test_flat_parts_one_pass_or_none_for_containers():
+    from autograph.tracing.keys import flat_parts
+
+    x = np.zeros(2, np.float32)
+    assert flat_parts((x, 1.0, None)) == ((x.dtype, (2,)), (float, 1.0), (type(None), None))
+    assert flat_parts((x, [1])) is None
+    assert flat_parts(({"a": 1},)) is None
