@@ -25,7 +25,7 @@ from runtime.errors import StagingError
 from runtime.origin import user_origin
 
 __all__ = [
-    "Slot", "Weak", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
+    "Slot", "Weak", "Span", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
 ]
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -39,6 +39,15 @@ class Slot:
 
     def __repr__(self) -> str:
         return f"Slot({self.index})"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A slice in a template (hashable, unlike `slice` before Python 3.12)."""
+
+    start: Any
+    stop: Any
+    step: Any
 
 
 class Weak:
@@ -104,7 +113,7 @@ def _template(value: Any, inputs: list[Any]) -> Any:
     if isinstance(value, tuple):
         return tuple(_template(v, inputs) for v in value)
     if isinstance(value, slice):
-        return slice(*(_template(v, inputs) for v in (value.start, value.stop, value.step)))
+        return Span(*(_template(v, inputs) for v in (value.start, value.stop, value.step)))
     if value is None or value is Ellipsis or isinstance(value, str):
         return value
     if isinstance(value, np.dtype) or (isinstance(value, type) and _is_dtype_like(value)):
@@ -143,7 +152,7 @@ def resolve_call(
             return convert(item.value)
         if isinstance(item, tuple):
             return tuple(fill(v) for v in item)
-        if isinstance(item, slice):
+        if isinstance(item, Span):
             return slice(fill(item.start), fill(item.stop), fill(item.step))
         return item
 
@@ -162,7 +171,7 @@ def render(item: Any, sources: Sequence[str]) -> str:
     if isinstance(item, tuple):
         inner = ", ".join(render(v, sources) for v in item)
         return f"({inner},)" if len(item) == 1 else f"({inner})"
-    if isinstance(item, slice):
+    if isinstance(item, Span):
         parts = ", ".join(render(v, sources) for v in (item.start, item.stop, item.step))
         return f"slice({parts})"
     if isinstance(item, np.dtype):

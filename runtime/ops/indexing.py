@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ops.calls import render
+from runtime.ops.calls import Span, render
 from runtime.ops.define import define, stage
 from runtime.ops.shapes import broadcast
 from runtime.types import TensorType
@@ -156,7 +156,7 @@ def _check_bound(item: Any, size: int | None) -> None:
 
 
 def _render_key(item: Any, sources: list[str]) -> str:
-    if isinstance(item, slice):
+    if isinstance(item, Span):
         start, stop, step = (("" if v is None else render(v, sources)) for v in (item.start, item.stop, item.step))
         return f"{start}:{stop}" + (f":{step}" if step else "")
     return render(item, sources)
