@@ -116,7 +116,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         converter.transform(fn, ctx)
     for converter in (conditional_expressions, logical_expressions, call_trees):
         converter.transform(fn, ctx)
-    analyses = analyze(fn, captured)
+    analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
 

@@ -41,7 +41,9 @@ class Analyses:
         return self.liveness.before(self.cfg.entry_of[stmt])
 
     def live_at_head(self, loop: gast.stmt) -> frozenset[str]:
-        return self.liveness.before(self.cfg.head_of[loop])
+        """Live when the loop decides whether to go on (before or after its test's own bindings)."""
+        head = self.cfg.head_of[loop]
+        return self.liveness.before(head) | self.liveness.after(head)
 
     def may_be_unbound(self, stmt: gast.stmt, name: str) -> bool:
         return self.definitions.may_be_unbound(self.cfg.entry_of[stmt], name)
@@ -51,14 +53,19 @@ class Analyses:
         return self.definitions.unbound(self.cfg.entry_of[stmt], name)
 
 
-def analyze(fn: gast.AST, captured: frozenset[str] | None = None) -> Analyses:
+def analyze(
+    fn: gast.AST,
+    captured: frozenset[str] | None = None,
+    loop_reads: dict[gast.AST, list[str]] | None = None,
+) -> Analyses:
     """All analyses of `fn` (a FunctionDef), in dependency order.
 
     `captured`: names the user's own closures capture (live everywhere); by
-    default those of every nested function and lambda in `fn`.
+    default those of every nested function and lambda in `fn`. `loop_reads`:
+    names each for loop's head reads (its extra test's flags).
     """
     activity = Activity.of_function(fn)
-    cfg = build_cfg(fn, activity)
+    cfg = build_cfg(fn, activity, loop_reads)
     liveness = compute_liveness(cfg, activity.captured if captured is None else captured)
     locals_ = activity.local_names() - activity.params
     definitions = compute_reaching_definitions(cfg, locals_)

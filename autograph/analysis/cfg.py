@@ -48,8 +48,9 @@ class Cfg:
 
 
 class _Builder:
-    def __init__(self, activity: Activity) -> None:
+    def __init__(self, activity: Activity, loop_reads: dict[gast.AST, list[str]]) -> None:
         self.activity = activity
+        self.loop_reads = loop_reads
         self.nodes: list[CfgNode] = []
         self.entry_of: dict[gast.AST, CfgNode] = {}
         self.join_of: dict[gast.AST, CfgNode] = {}
@@ -93,14 +94,16 @@ class _Builder:
         return self._join(stmt, exits)
 
     def _While(self, stmt: gast.While, preds: list[CfgNode]) -> list[CfgNode]:
-        head = self.node("test", stmt, expression_effects(stmt.test), preds)
-        self.entry_of[stmt] = self.head_of[stmt] = head
+        # the point before the loop is distinct from its head, which back edges also reach
+        self.entry_of[stmt] = self.node("join", stmt, Effects(), preds)
+        head = self.node("test", stmt, expression_effects(stmt.test), [self.entry_of[stmt]])
+        self.head_of[stmt] = head
         return self._loop(stmt, head, [head])
 
     def _For(self, stmt: gast.For, preds: list[CfgNode]) -> list[CfgNode]:
         iter_ = self.node("stmt", stmt.iter, expression_effects(stmt.iter), preds)
         self.entry_of[stmt] = iter_
-        head = self.node("head", stmt, Effects(), [iter_])
+        head = self.node("head", stmt, Effects(reads=frozenset(self.loop_reads.get(stmt, ()))), [iter_])
         self.head_of[stmt] = head
         target = self.node("target", stmt.target, expression_effects(stmt.target), [head])
         return self._loop(stmt, head, [target])
@@ -171,9 +174,13 @@ class _Builder:
         return self._join(stmt, exits)
 
 
-def build_cfg(fn: gast.AST, activity: Activity) -> Cfg:
-    """The CFG of `fn`'s body (a FunctionDef; nested functions are single statements)."""
-    builder = _Builder(activity)
+def build_cfg(fn: gast.AST, activity: Activity, loop_reads: dict[gast.AST, list[str]] | None = None) -> Cfg:
+    """The CFG of `fn`'s body (a FunctionDef; nested functions are single statements).
+
+    `loop_reads`: names a for loop's head reads besides its iterable (the flags
+    of its extra test, kept in a side table until the loop is rewritten).
+    """
+    builder = _Builder(activity, loop_reads or {})
     entry = CfgNode("entry", fn, Effects(writes=activity.params))
     builder.nodes.append(entry)
     body = fn.body if isinstance(fn.body, list) else [gast.Return(value=fn.body)]

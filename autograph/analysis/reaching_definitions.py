@@ -33,7 +33,8 @@ class ReachingDefinitions:
 
     def unbound(self, node: CfgNode, name: str) -> bool:
         """Whether no binding of `name` at all reaches `node`."""
-        return all(d is UNBOUND for n, d in self.reach_in[node] if n == name)
+        defs = [d for n, d in self.reach_in[node] if n == name]
+        return bool(defs) and all(d is UNBOUND for d in defs)
 
 
 def _deletes(node: CfgNode) -> frozenset[str]:

@@ -97,8 +97,12 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     body = lowering.block(node.body)
     for loop in loops:
         _stop_loop(loop, do_return, ctx)
-    prologue = replace("do_return = False", do_return=do_return)
-    ctx.flag_stores += prologue + flag_sets
+    if lowering.guards or loops:
+        prologue = replace("do_return = False", do_return=do_return)
+        ctx.flag_stores += prologue + flag_sets
+    else:  # nothing reads the flag
+        body = _without(body, set(map(id, flag_sets)))
+        prologue = []
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
     epilogue = replace("return retval", retval=retval)
@@ -117,3 +121,19 @@ def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
     else:
         ctx.loop_flags.setdefault(loop, []).append(flag)
 
+
+
+def _without(block: list[gast.stmt], drop: set[int]) -> list[gast.stmt]:
+    out = []
+    for stmt in block:
+        if id(stmt) in drop:
+            continue
+        if not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            for field in _NESTED_BLOCKS:
+                inner = getattr(stmt, field, None)
+                if inner:
+                    setattr(stmt, field, _without(inner, drop))
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = _without(handler.body, drop)
+        out.append(stmt)
+    return out

@@ -40,12 +40,13 @@ class Namespace:
         return cls(taken)
 
     def new(self, hint: str) -> str:
-        """A fresh name: `hint`, else `hint_1`, `hint_2`, ..."""
+        """A fresh name: `hint`, else `hint_1`, `hint_2`, ... (`break_`: `break_1`)."""
         name = hint
         counter = 0
+        separator = "" if hint.endswith("_") else "_"
         while name in self._taken:
             counter += 1
-            name = f"{hint}_{counter}"
+            name = f"{hint}{separator}{counter}"
         self._taken.add(name)
         return name
 

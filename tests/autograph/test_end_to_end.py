@@ -196,7 +196,7 @@ def tuple_targets(pairs):
 
 
 def loop_var_used_after(n):
-    for i in range(n):
+    for i in range(n):  # noqa: B007 - the loop variable is read after the loop
         pass
     return i
 

@@ -1,0 +1,127 @@
+"""conditionals: if/elif/else -> ag__.if_stmt; before/after and equivalence."""
+
+from autograph.converters import control_flow
+from tests.autograph.converters.conversion import assert_converts
+from tests.autograph.equivalence import assert_same
+
+
+def test_if_else_output_and_undefined_init():
+    assert_converts(
+        """
+        def f(x):
+            if x > 0:
+                y = x
+            else:
+                y = -x
+            return y
+        """,
+        """
+        def f(x):
+            def get_state():
+                return (y,)
+            def set_state(vars_):
+                nonlocal y
+                (y,) = vars_
+            def if_body():
+                nonlocal y
+                y = x
+            def else_body():
+                nonlocal y
+                y = -x
+            y = ag__.Undefined('y')
+            ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+            return y
+        """,
+        control_flow,
+    )
+
+
+def test_defined_before_needs_no_init_and_locals_stay_local():
+    assert_converts(
+        """
+        def f(x):
+            y = 0
+            if x > 0:
+                t = x * 2
+                y = t
+            return y
+        """,
+        """
+        def f(x):
+            y = 0
+            def get_state():
+                return (y,)
+            def set_state(vars_):
+                nonlocal y
+                (y,) = vars_
+            def if_body():
+                nonlocal y
+                t = x * 2
+                y = t
+            ag__.if_stmt(x > 0, if_body, lambda: None, get_state, set_state, ('y',), 1)
+            return y
+        """,
+        control_flow,
+    )
+
+
+def test_branch_reading_and_writing_a_dead_name_carries_it_beyond_nouts():
+    assert_converts(
+        """
+        def f(x, n):
+            if x:
+                n += 1
+                print(n)
+        """,
+        """
+        def f(x, n):
+            def get_state():
+                return (n,)
+            def set_state(vars_):
+                nonlocal n
+                (n,) = vars_
+            def if_body():
+                nonlocal n
+                n += 1
+                print(n)
+            ag__.if_stmt(x, if_body, lambda: None, get_state, set_state, ('n',), 0)
+        """,
+        control_flow,
+    )
+
+
+def test_global_names_declared_global_in_branches():
+    text = """
+        def f(x):
+            global COUNT
+            if x:
+                COUNT = 1
+        """
+    assert_converts(
+        text,
+        """
+        def f(x):
+            global COUNT
+            def if_body():
+                global COUNT
+                COUNT = 1
+            ag__.if_stmt(x, if_body, lambda: None, lambda: (), lambda _: None, (), 0)
+        """,
+        control_flow,
+    )
+
+
+def classify(x):
+    if x > 10:
+        kind = "big"
+    elif x > 0:
+        kind = "small"
+    else:
+        kind = "negative"
+        x = -x
+    return kind, x
+
+
+def test_elif_equivalent():
+    for x in (20, 5, -3):
+        assert_same(classify, x)

@@ -1,0 +1,46 @@
+"""continue_statements: before/after and Python-mode equivalence."""
+
+from autograph.converters import continue_statements
+from tests.autograph.converters.conversion import assert_converts
+from tests.autograph.equivalence import assert_same
+
+
+def test_continue_becomes_flag_reset_each_iteration():
+    assert_converts(
+        """
+        def f(xs):
+            total = 0
+            for x in xs:
+                if x < 0:
+                    continue
+                total += x
+            return total
+        """,
+        """
+        def f(xs):
+            total = 0
+            for x in xs:
+                continue_ = False
+                if x < 0:
+                    continue_ = True
+                if not continue_:
+                    total += x
+            return total
+        """,
+        continue_statements,
+    )
+
+
+def odd_sum(n):
+    total = 0
+    i = 0
+    while i < n:
+        i += 1
+        if i % 2 == 0:
+            continue
+        total += i
+    return total
+
+
+def test_while_continue_equivalent():
+    assert_same(odd_sum, 9)

@@ -1,0 +1,96 @@
+"""return_statements: single exit only where needed; before/after and equivalence."""
+
+from autograph.converters import return_statements
+from tests.autograph.converters.conversion import assert_converts
+from tests.autograph.equivalence import assert_same
+
+
+def test_plain_trailing_return_stays():
+    source = """
+        def f(x):
+            y = x + 1
+            return y
+        """
+    assert_converts(source, source, return_statements)
+
+
+def test_early_return_takes_rest_as_else():
+    assert_converts(
+        """
+        def f(x):
+            if x > 0:
+                return x
+            return -x
+        """,
+        """
+        def f(x):
+            if x > 0:
+                retval = x
+            else:
+                retval = -x
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def test_return_in_loop_uses_flag():
+    assert_converts(
+        """
+        def f(xs):
+            for x in xs:
+                if x > 3:
+                    return x
+            return None
+        """,
+        """
+        def f(xs):
+            do_return = False
+            for x in xs:
+                if x > 3:
+                    do_return = True
+                    retval = x
+            if not do_return:
+                do_return = True
+                retval = None
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def test_falling_off_the_end_returns_none():
+    assert_converts(
+        """
+        def f(x):
+            if x:
+                return 1
+            print(x)
+        """,
+        """
+        def f(x):
+            retval = None
+            if x:
+                retval = 1
+            else:
+                print(x)
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def search(xs, target):
+    i = 0
+    while i < len(xs):
+        if xs[i] == target:
+            return i
+        i += 1
+    if target is None:
+        return -2
+    return -1
+
+
+def test_equivalent():
+    for target in (3, 7, None):
+        assert_same(search, [1, 3, 5], target)
