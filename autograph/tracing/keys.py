@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 PRIMITIVES = (bool, int, float, complex, str, bytes, type(None))
+# every NaN keys as this one object: tuples compare items by identity first
+_NAN = float("nan")
 _PRIMITIVE_SET = frozenset(PRIMITIVES)
 
 
@@ -92,7 +94,7 @@ def leaf_key(value: Any) -> Any:
     if kind is np.ndarray:
         return (value.dtype, value.shape)
     if kind in _PRIMITIVE_SET:
-        return (kind, value)
+        return (kind, _NAN if value != value else value)
     if isinstance(value, np.generic):
         return (value.dtype, ())
     if isinstance(value, (Tensor, TensorSpec)):
@@ -118,7 +120,7 @@ def flat_parts(values: tuple) -> tuple | None:
         if kind is np.ndarray:
             parts.append((value.dtype, value.shape))
         elif kind in _PRIMITIVE_SET:
-            parts.append((kind, value))
+            parts.append((kind, _NAN if value != value else value))
         elif isinstance(value, (list, tuple, dict)) or (
             hasattr(kind, "__dataclass_fields__") and not isinstance(value, type)
         ):

@@ -1,6 +1,7 @@
 import collections
 import gc
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -300,3 +301,41 @@ def test_follow_type_hints_converts_annotated_arguments():
     assert f.experimental_get_tracing_count() == 1
     f(np.float64(1), 1, 3)
     assert f.experimental_get_tracing_count() == 2
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PRIMITIVE_VALUES = st.one_of(
+    st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 2.5]), st.sampled_from(["a", "b"]),
+    st.none(),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(_PRIMITIVE_VALUES, min_size=1, max_size=8))
+def test_one_trace_per_distinct_type_and_value(values):
+    @traced
+    def f(x):
+        return x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for value in values:
+            out = f(value)
+            assert out == value or (out is None and value is None)
+    assert f.experimental_get_tracing_count() == len({(type(v), v) for v in values})
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["float32", "int64"]), st.integers(0, 3)), min_size=1, max_size=8))
+def test_one_trace_per_distinct_dtype_and_shape(arrays):
+    @traced
+    def f(x):
+        return x + x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for dtype, size in arrays:
+            np.testing.assert_array_equal(f(np.ones(size, dtype)), np.full(size, 2, dtype))
+    assert f.experimental_get_tracing_count() == len(set(arrays))

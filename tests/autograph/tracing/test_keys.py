@@ -64,3 +64,10 @@ def test_flat_parts_one_pass_or_none_for_containers():
     assert flat_parts((x, 1.0, None)) == ((x.dtype, (2,)), (float, 1.0), (type(None), None))
     assert flat_parts((x, [1])) is None
     assert flat_parts(({"a": 1},)) is None
+
+
+def test_nan_keys_equal():
+    assert leaf_key(float("nan")) == leaf_key(float("nan"))
+    from autograph.tracing.keys import flat_parts
+
+    assert flat_parts((float("nan"),)) == flat_parts((float("nan"),))
