@@ -55,4 +55,7 @@ def stage_method(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> A
     """A Tensor method that mirrors `np.<name>` (t.sum(axis=0) is np.sum(t, axis=0))."""
     from runtime.ops.numpy_api import stage_numpy
 
-    return stage_numpy(getattr(np, name), args, kwargs)
+    function = getattr(np, name)
+    if isinstance(function, np.ufunc):
+        return stage_ufunc(function, "__call__", args, kwargs)
+    return stage_numpy(function, args, kwargs)

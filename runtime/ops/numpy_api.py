@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from runtime.ops import elementwise, reductions, shape_ops
-from runtime.ops.calls import is_staged, staging_error
+from runtime.ops.calls import staging_error
+from runtime.ops.creation import CALL_OVERRIDES, asarray
 from runtime.ops.define import define, stage
 from runtime.ops.shapes import known_product, probe_type
 from runtime.types import TensorType
@@ -119,12 +120,7 @@ def _tensor(a: Any) -> Any:
 
 
 def _asarray(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
-    a = _tensor(a)
-    if isinstance(a, (list, tuple)):
-        return stage("stack", (list(a),), {}) if dtype is None else _asarray(stage("stack", (list(a),), {}), dtype)
-    if dtype is None or np.dtype(dtype) == a.dtype:
-        return a
-    return stage("cast", (a,), {"dtype": np.dtype(dtype)})
+    return asarray(a, dtype)
 
 
 def _astype(a: Any, dtype: Any, **kwargs: Any) -> Any:
@@ -188,10 +184,12 @@ def stage_numpy(func: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]) 
     name = _BY_FUNCTION.get(id(func))
     if name is None:
         shown = getattr(func, "__name__", repr(func))
+        module = getattr(func, "__module__", None) or "numpy"
+        prefix = "np." + module[len("numpy."):] + "." if module.startswith("numpy.") else "np."
         close = difflib.get_close_matches(shown, sorted(SUPPORTED_NUMPY), n=5, cutoff=0.6)
         hint = f" Close supported functions: {', '.join(close)}." if close else ""
         raise staging_error(
-            f"np.{shown} cannot be applied to a staged Tensor: it is not in ag.SUPPORTED_NUMPY.{hint} "
+            f"{prefix}{shown} cannot be applied to a staged Tensor: it is not in ag.SUPPORTED_NUMPY.{hint} "
             f"Rewrite it with supported NumPy functions, or wrap it with ag.py_function."
         )
     if kwargs.get("out") is not None:
@@ -201,30 +199,3 @@ def stage_numpy(func: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]) 
         return _SPECIAL[name](*args, **kwargs)
     op = name.replace(".", "_")
     return stage(op, args, kwargs)
-
-
-def _leaves_staged(value: Any) -> bool:
-    if isinstance(value, (list, tuple)):
-        return any(_leaves_staged(v) for v in value)
-    return is_staged(value)
-
-
-def _creation_override(function: Callable) -> Callable:
-    """np.asarray & co.: NumPy does not dispatch them, so converted code calls this instead."""
-
-    def call(a: Any, *args: Any, **kwargs: Any) -> Any:
-        if _leaves_staged(a):
-            return _asarray(a, *args, **{k: v for k, v in kwargs.items() if k == "dtype"})
-        return function(a, *args, **kwargs)
-
-    call.__name__ = function.__name__
-    call.__doc__ = f"np.{function.__name__}, staged when given Tensors (a Tensor stays one; dtype= casts)."
-    return call
-
-
-# NumPy functions that never reach __array_function__; converted code calls these instead.
-CALL_OVERRIDES: dict[Callable, Callable] = {
-    np.asarray: _creation_override(np.asarray),
-    np.asanyarray: _creation_override(np.asanyarray),
-    np.array: _creation_override(np.array),
-}

@@ -1,0 +1,112 @@
+"""Array creation that NumPy never dispatches to a Tensor: asarray, array, zeros, full, eye, ...
+
+`np.asarray(t)` or `np.zeros((n, 3))` with a staged `n` reach no
+`__array_function__` (they are C functions without a dispatcher), so
+converted code calls the replacements in `CALL_OVERRIDES` instead (through
+`runtime.operators.builtins.OVERRIDES`). Each calls NumPy unchanged unless an
+argument is staged:
+
+    np.asarray(t, np.float32)   -> cast (a Tensor stays itself without dtype)
+    np.asarray([t, u])          -> stack
+    np.zeros((n, 3))            -> "zeros" with shape (None, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from runtime.ops.calls import is_staged, staging_error
+from runtime.ops.define import define, stage
+from runtime.ops.shapes import probe
+from runtime.types import TensorType
+
+__all__ = ["CALL_OVERRIDES", "asarray", "any_staged"]
+
+
+def any_staged(value: Any) -> bool:
+    """Whether `value` or any leaf of nested lists/tuples is staged."""
+    if isinstance(value, (list, tuple)):
+        return any(any_staged(v) for v in value)
+    return is_staged(value)
+
+
+def asarray(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """A Tensor stays a Tensor (cast if `dtype` differs); a list holding Tensors is stacked."""
+    if hasattr(a, "__autograph_tensor__"):
+        a = a.__autograph_tensor__()
+    if isinstance(a, (list, tuple)):
+        a = stage("stack", ([asarray(v) if isinstance(v, (list, tuple)) else v for v in a],), {})
+    if dtype is None or np.dtype(dtype) == a.dtype:
+        return a
+    return stage("cast", (a,), {"dtype": np.dtype(dtype)})
+
+
+def _dims(shape: Any) -> tuple[int | None, ...] | None:
+    if isinstance(shape, TensorType):
+        if shape.shape is None or len(shape.shape) > 1:
+            return None if shape.shape is None else (None,)
+        if not shape.shape:
+            return (None,)
+        return None if shape.shape[0] is None else (None,) * shape.shape[0]
+    dims = shape if isinstance(shape, tuple) else (shape,)
+    out = tuple(None if isinstance(d, TensorType) else int(d) for d in dims)
+    if any(d is not None and d < 0 for d in out):
+        raise staging_error(f"negative dimensions are not allowed: {out}")
+    return out
+
+
+def _filled_rule(fn: Callable) -> Callable[..., TensorType]:
+    """zeros/ones/empty/full: the shape argument's dims (staged ones unknown), NumPy's dtype."""
+
+    def rule(shape: Any, *args: Any, **kwargs: Any) -> TensorType:
+        dims = _dims(shape)
+        value = probe(fn, ((1,) * (len(dims) if dims is not None else 1), *args), kwargs, small=True)
+        return TensorType(np.asarray(value).dtype, dims)
+
+    return rule
+
+
+def _eye_rule(n: Any, m: Any = None, k: Any = 0, dtype: Any = float, **kwargs: Any) -> TensorType:
+    rows = None if isinstance(n, TensorType) else int(n)
+    cols = rows if m is None else (None if isinstance(m, TensorType) else int(m))
+    return TensorType(np.dtype(dtype), (rows, cols))
+
+
+for _name in ("zeros", "ones", "full"):
+    define(_name, getattr(np, _name), _filled_rule(getattr(np, _name)))
+define("eye", np.eye, _eye_rule)
+
+
+def _override(function: Callable, staged: Callable) -> Callable:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if any_staged(args) or any_staged(tuple(kwargs.values())):
+            return staged(*args, **kwargs)
+        return function(*args, **kwargs)
+
+    call.__name__ = function.__name__
+    call.__doc__ = f"np.{function.__name__}, staged when an argument is a Tensor."
+    return call
+
+
+def _keep_dtype(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
+    return asarray(a, dtype)
+
+
+def _creation(name: str) -> Callable:
+    return lambda *args, **kwargs: stage(name, args, kwargs)
+
+
+CALL_OVERRIDES: dict[Callable, Callable] = {
+    np.asarray: _override(np.asarray, _keep_dtype),
+    np.asanyarray: _override(np.asanyarray, _keep_dtype),
+    np.array: _override(np.array, _keep_dtype),
+    np.zeros: _override(np.zeros, _creation("zeros")),
+    np.empty: _override(np.empty, _creation("zeros")),  # staged values are deterministic: zeros
+    np.ones: _override(np.ones, _creation("ones")),
+    np.full: _override(np.full, _creation("full")),
+    np.eye: _override(np.eye, _creation("eye")),
+    np.identity: _override(np.identity, _creation("eye")),
+}

@@ -1,0 +1,61 @@
+"""np.asarray/np.array/np.zeros/np.full/np.eye with staged arguments (converted code's overrides)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from runtime.errors import StagingError
+from runtime.operators.builtins import OVERRIDES
+from runtime.ops.creation import CALL_OVERRIDES
+from tests.runtime.ops.staging import check, stage
+
+asarray, array, zeros, ones, full, eye, empty = (
+    CALL_OVERRIDES[f] for f in (np.asarray, np.array, np.zeros, np.ones, np.full, np.eye, np.empty)
+)
+X = np.arange(6.0).reshape(2, 3).astype(np.float32)
+
+
+def test_overrides_reach_converted_code():
+    for function, override in CALL_OVERRIDES.items():
+        assert OVERRIDES[function] is override
+
+
+def test_python_values_go_to_numpy():
+    assert asarray([1, 2]).dtype == np.int64
+    assert zeros((2, 3)).shape == (2, 3)
+    assert full(2, 1.5).tolist() == [1.5, 1.5]
+    assert eye(2, dtype=np.int8).dtype == np.int8
+
+
+def test_asarray_of_tensors():
+    check(asarray, X)
+    check(lambda t: asarray(t, np.int32), X)
+    check(lambda t: array(t, dtype=np.float64), X)
+    check(lambda t: asarray([t, t * 2]), X)
+    check(lambda t: asarray([[t[0, 0], 1.0], [2.0, t[1, 1]]]), X)
+    _, (out,) = stage(asarray, [X])
+    assert out.node.op == "input"
+
+
+def test_zeros_ones_full_with_staged_sizes():
+    check(lambda t: zeros((np.shape(t)[0], 3)), X, unknown=[(0, 0)], exact=False)
+    _, (out,) = stage(lambda t: zeros((np.shape(t)[0], 3), np.int32), [X], unknown=[(0, 0)])
+    assert (out.shape, out.dtype) == ((None, 3), np.int32)
+    check(lambda t: ones(np.shape(t), np.int8), X, unknown=[(0, 1)], exact=False)
+    check(lambda t: full((2, 2), t[0, 1]), X)
+    check(lambda t: full(np.shape(t), 7), X, unknown=[(0, 0)], exact=False)
+    check(lambda t: empty(np.size(t)) + 1, X, unknown=[(0, 0)], exact=False)
+    check(lambda t: eye(np.shape(t)[1]), X, unknown=[(0, 1)], exact=False)
+    _, (out,) = stage(lambda t: eye(np.shape(t)[1], 4), [X], unknown=[(0, 1)])
+    assert out.shape == (None, 4)
+
+
+def test_shape_tensor_of_unknown_rank():
+    _, (out,) = stage(lambda t: zeros(np.shape(t)), [X], unknown_rank=[0])
+    assert out.shape is None
+
+
+def test_concrete_sizes_without_override_explain():
+    with pytest.raises(StagingError, match="int/index"):
+        stage(lambda t: np.zeros((np.shape(t)[0], 2)), [X], unknown=[(0, 0)])
