@@ -34,6 +34,7 @@ from autograph.converters import (
     control_flow,
     directives,
     guards,
+    hoisting,
     lists,
     logical_expressions,
     return_statements,
@@ -119,9 +120,12 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
+    hoisting.transform(fn, ctx)
 
 
 _SINGLE_STATE = re.compile(r"^(\s*)(\w+,) = (\w+)$", re.MULTILINE)
+# ast.unparse puts a blank line before every def; generated code reads denser without
+_BLANK_BEFORE_DEF = re.compile(r"^\n(?=[ \t]*(?:def |class |@|async def ))", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
     module = ast.Module(body=[tree if isinstance(tree, ast.stmt) else ast.Expr(value=tree)], type_ignores=[])
     ast.fix_missing_locations(module)
     text = ast.unparse(module)
-    text = _SINGLE_STATE.sub(r"\1(\2) = \3", text) + "\n"
+    text = _BLANK_BEFORE_DEF.sub("", _SINGLE_STATE.sub(r"\1(\2) = \3", text)) + "\n"
     return Generated(text, line_map(module, text))
 
 

@@ -120,26 +120,28 @@ def _walrus_targets(node: gast.AST) -> set[str]:
 
 
 def free_names(scope: gast.AST) -> frozenset[str]:
-    """Names a nested function/lambda/class body reads but does not bind itself (approximate)."""
-    loads: set[str] = set()
-    bound: set[str] = set()
-    declared_global: set[str] = set()
+    """Names a nested function/lambda/class reads from enclosing scopes (its closure's variables).
+
+    Exact for nested scopes: a name bound in an inner function does not hide
+    the same name read freely by the outer one.
+    """
+    collector = _Collector()
+    params: set[str] = set()
     if not isinstance(scope, gast.ClassDef):
         args = scope.args
-        params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
-        bound |= {a.id for a in params}
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     body = scope.body if isinstance(scope.body, list) else [scope.body]
+    declared_global: set[str] = set()
+    declared_nonlocal: set[str] = set()
     for stmt in body:
-        for node in gast.walk(stmt):
-            if isinstance(node, gast.Name):
-                (loads if isinstance(node.ctx, gast.Load) else bound).add(node.id)
-            elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
-                bound.add(node.name)
-            elif isinstance(node, gast.Global):
+        collector.visit(stmt)
+        for node in _own_nodes(stmt):
+            if isinstance(node, gast.Global):
                 declared_global |= set(node.names)
             elif isinstance(node, gast.Nonlocal):
-                loads |= set(node.names)
-    return frozenset((loads - bound) | (loads & declared_global))
+                declared_nonlocal |= set(node.names)
+    bound = (collector.writes | params) - declared_nonlocal - declared_global
+    return frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
 
 
 def expression_effects(node: gast.AST | None) -> Effects:
@@ -205,11 +207,11 @@ class Activity:
 
 
 def _own_nodes(stmt: gast.AST):
-    """Nodes of `stmt` outside nested scopes."""
+    """Nodes of the statement `stmt` outside nested scopes (a def statement is one node)."""
     stack = [stmt]
     while stack:
         node = stack.pop()
         yield node
-        if node is not stmt and isinstance(node, _SCOPES):
+        if isinstance(node, _SCOPES):
             continue
         stack.extend(gast.iter_child_nodes(node))

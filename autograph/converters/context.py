@@ -48,7 +48,9 @@ class Context:
     indent: int = 0
     # flag assignments made by jump lowering; those nothing reads are removed after analysis
     flag_stores: list[gast.stmt] = field(default_factory=list)
-    vars_name: str | None = None  # set_state's parameter, one name per function
+    vars_name: str | None = None
+    # ids of the helper functions control flow generated (hoisting may move them)
+    generated: set[int] = field(default_factory=set)  # set_state's parameter, one name per function
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

@@ -29,17 +29,21 @@ class _ControlFlow(gast.NodeTransformer):
 
     visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
 
+    def _generated(self, code: list[gast.stmt]) -> list[gast.stmt]:
+        self.ctx.generated.update(id(s) for s in code if isinstance(s, gast.FunctionDef))
+        return code
+
     def visit_If(self, node: gast.If) -> list[gast.stmt]:
         self.generic_visit(node)
-        return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
+        return self._generated(convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node]))
 
     def visit_While(self, node: gast.While) -> list[gast.stmt]:
         self.generic_visit(node)
-        return convert_while(node, self.plans[node], self.ctx, self.helpers[node])
+        return self._generated(convert_while(node, self.plans[node], self.ctx, self.helpers[node]))
 
     def visit_For(self, node: gast.For) -> list[gast.stmt]:
         self.generic_visit(node)
-        return convert_for(node, self.plans[node], self.ctx, self.helpers[node])
+        return self._generated(convert_for(node, self.plans[node], self.ctx, self.helpers[node]))
 
 
 def _own_statements(block: list[gast.stmt]):
