@@ -132,7 +132,7 @@ class _DotWriter:
         self._clusters += 1
         lines = [
             f"subgraph cluster_{self._clusters} {{",
-            f"  label={_quote(f'{_display_name(owner)}: {label}')};",
+            f"  label={_quote(f'{_op_and_name(owner)}: {label}')};",
             '  style="rounded,dashed"; color="#c08030"; fontname="Helvetica"; fontsize=10;',
         ]
         lines += ["  " + line for line in self.graph_body(subgraph)]
@@ -186,6 +186,11 @@ def _display_name(node: Node) -> str:
     if re.fullmatch(re.escape(node.op) + r"_?(_\d+)?", node.name):
         return node.op
     return node.name
+
+
+def _op_and_name(node: Node) -> str:
+    name = _display_name(node)
+    return node.op if name == node.op else f"{node.op} {name}"
 
 
 def _type_str(type_: TensorType | tuple[TensorType, ...]) -> str:

@@ -28,9 +28,10 @@ examples:
 
 convert is static: it reads the files and never imports or runs them.
 Exit status: 0 success, 1 some function failed to convert, 2 usage error.
-In the module --output writes, @ag.function decorators gain autograph=False and
-functions converted without one are marked @ag__.do_not_convert, so nothing is
-converted twice; the module imports ag__ from autograph.namespace.
+The module --output writes imports and runs like the original: converted
+functions replace the originals, @ag.function decorators gain autograph=False
+and functions converted without one are marked @ag.do_not_convert, so nothing
+is converted twice; ag__ comes from autograph.namespace.
 """
 
 _GRAPH_EXAMPLES = """\

@@ -4,12 +4,15 @@ The output is the original module, text for text, except that:
 
 - each converted function's `def` (signature and body) is replaced by the
   converted code, indented where the original stood;
-- the module imports `ag__`, the one name generated code uses, right after
-  its docstring and `from __future__` imports;
+- the module imports `ag__` (`from autograph.namespace import AG as ag__`),
+  the one name generated code uses, right after its docstring and
+  `from __future__` imports;
 - nothing is converted twice: `@ag.function` decorators (however imported)
   gain `autograph=False`, so they still trace but do not convert again, and
   functions converted without our decorator (`--all`, `--function`) are
-  marked `@ag__.do_not_convert`, so `converted_call` calls them as they are.
+  marked `@ag.do_not_convert` (through the module's own `autograph` import
+  when it has one, else an added `from autograph import do_not_convert`), so
+  `converted_call` calls them as they are.
 
 Imports, classes, constants, comments and every other function stay as they
 were, so importing the output gives the same module as importing the
@@ -23,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["build_module", "NAMESPACE_IMPORT", "DO_NOT_CONVERT", "our_decorator_names"]
+__all__ = ["build_module", "NAMESPACE_IMPORT", "our_decorator_names"]
 
-NAMESPACE_IMPORT = "from autograph.namespace import ag__"
-DO_NOT_CONVERT = "@ag__.do_not_convert"
+NAMESPACE_IMPORT = "from autograph.namespace import AG as ag__"
 _PACKAGE = "autograph"
 _DECORATOR = "function"
+_MARKER = "do_not_convert"
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,9 @@ def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
     defs = _function_defs(tree)
     chosen = _outermost([(defs[_key(f, defs)], f) for f in converted if _key(f, defs)])
     lines = text.splitlines(keepends=True)
+    marker, marker_import = _marker(tree)
     edits: list[_Edit] = []
+    needs_marker = False
     for node, function in chosen:
         ours = [d for d in node.decorator_list if _is_ours(d, functions, modules)]
         for decorator in ours:
@@ -70,12 +75,33 @@ def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
         indent = lines[node.lineno - 1].encode("utf-8")[: node.col_offset].decode("utf-8")
         body = _reindent(_converted_def(function.code), indent)
         if not ours:
-            body = f"{DO_NOT_CONVERT}\n{indent}{body}"
+            body = f"@{marker}\n{indent}{body}"
+            needs_marker = True
         edits.append(_Edit((node.lineno, node.col_offset), _end(node), body))
     if chosen:
+        header = NAMESPACE_IMPORT + "\n"
+        if needs_marker and marker_import:
+            header = marker_import + "\n" + header
         line = _import_line(tree)
-        edits.append(_Edit((line, 0), (line, 0), NAMESPACE_IMPORT + "\n"))
+        edits.append(_Edit((line, 0), (line, 0), header))
     return _apply(lines, edits)
+
+
+def _marker(tree: ast.Module) -> tuple[str, str | None]:
+    """How to spell `autograph.do_not_convert` here, and the import it needs if any."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == _PACKAGE:
+                    return f"{alias.asname or _PACKAGE}.{_MARKER}", None
+        elif isinstance(node, ast.ImportFrom) and node.module == _PACKAGE and node.level == 0:
+            for alias in node.names:
+                if alias.name == _MARKER:
+                    return alias.asname or _MARKER, None
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    name = _MARKER if _MARKER not in used else "ag__" + _MARKER
+    suffix = "" if name == _MARKER else f" as {name}"
+    return name, f"from {_PACKAGE} import {_MARKER}{suffix}"
 
 
 def _key(function: Any, defs: dict[str, ast.AST]) -> str | None:

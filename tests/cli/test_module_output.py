@@ -53,6 +53,7 @@ def test_call_decorator_arguments_are_kept_and_autograph_replaced():
 def test_undecorated_function_is_marked_do_not_convert_and_rest_untouched():
     source = '''
         import os  # kept
+        import autograph as ag
         CONSTANT = 3
 
         def helper(x):
@@ -63,9 +64,9 @@ def test_undecorated_function_is_marked_do_not_convert_and_rest_untouched():
                 return 1
     '''
     out = build(source, all_functions=True)
-    assert "import os  # kept\nCONSTANT = 3\n" in out
-    assert "@ag__.do_not_convert\ndef helper(x):" in out
-    assert "    @ag__.do_not_convert\n    def m(self):\n        " + MARK in out
+    assert "import os  # kept\nimport autograph as ag\nCONSTANT = 3\n" in out
+    assert "@ag.do_not_convert\ndef helper(x):" in out
+    assert "    @ag.do_not_convert\n    def m(self):\n        " + MARK in out
     ast.parse(out)
 
 
@@ -76,8 +77,20 @@ def test_nested_function_is_converted_once_with_its_outer_function():
                 return y
             return inner(x)
     ''', all_functions=True)
-    assert out.count("@ag__.do_not_convert") == 1
+    assert out.count("@do_not_convert") == 1
+    assert out.startswith(f"from autograph import do_not_convert\n{NAMESPACE_IMPORT}\n")
     assert out.count(NAMESPACE_IMPORT) == 1
+
+
+def test_marker_reuses_an_imported_do_not_convert():
+    out = build('''
+        from autograph import do_not_convert as leave
+
+        def f(x):
+            return x
+    ''', all_functions=True)
+    assert "@leave\ndef f(x):" in out
+    assert out.count("import") == 2
 
 
 def test_failed_function_is_left_as_written():
@@ -104,8 +117,11 @@ def test_non_ascii_text_before_edits_keeps_columns_right():
 
 
 def test_function_on_first_line_gets_the_import_before_it():
-    out = build("def f(x):\n    return x\n", all_functions=True)
-    assert out == f"{NAMESPACE_IMPORT}\n@ag__.do_not_convert\ndef f(x):\n    {MARK}\n    return x\n"
+    out = build("def f(x):\n    return do_not_convert(x)\n", all_functions=True)
+    assert out == (
+        f"from autograph import do_not_convert as ag__do_not_convert\n{NAMESPACE_IMPORT}\n"
+        f"@ag__do_not_convert\ndef f(x):\n    {MARK}\n    return do_not_convert(x)\n"
+    )
     assert build("from autograph import function\n@function\ndef f(x):\n    return x\n").startswith(
         f"{NAMESPACE_IMPORT}\nfrom autograph import function\n@function(autograph=False)\n"
     )

@@ -1,0 +1,159 @@
+"""`autograph convert` and `autograph graph` end to end: the console script, the real converter."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from tests.cli.conftest import FIXTURES, ROOT
+
+DECORATED = FIXTURES / "decorated.py"
+
+
+def test_converts_the_decorated_functions_only(cli):
+    done = cli("convert", str(DECORATED))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    for name in ("clip_sum", "countdown", "sign", "Scaler.scale"):
+        assert f": {name}\n" in out
+    assert "ag__." in out
+    assert "def helper" not in out and "\x1b[" not in out
+
+
+def test_generator_fails_with_file_line_and_exit_1(cli):
+    path = FIXTURES / "generator.py"
+    done = cli("convert", str(path))
+    assert done.returncode == 1
+    assert "def fine(x):" in done.stdout.decode()
+    errors = done.stderr.decode().strip().splitlines()
+    assert errors[0].startswith(f"{path}:1"), errors
+    assert "yield" in errors[0] or "generator" in errors[0]
+    check = cli("convert", str(path), "--check")
+    assert check.returncode == 1
+    assert check.stdout.decode().startswith(f"{path}:1")
+
+
+def test_convert_never_imports_the_file(cli, tmp_path):
+    sentinel = tmp_path / "sentinel.txt"
+    sentinel.write_text("still here")
+    env = {"AUTOGRAPH_SENTINEL": str(sentinel)}
+    path = FIXTURES / "dangerous.py"
+    for args in ([], ["--check"], ["--diff"], ["--all", "-o", str(tmp_path / "out.py")]):
+        done = cli("convert", str(path), *args, env=env)
+        assert done.returncode == 0, done.stderr
+        assert sentinel.read_text() == "still here"
+    assert b"def halve_until_small(x):" in cli("convert", str(path), env=env).stdout
+    # The fixture really is dangerous: importing it removes the sentinel.
+    imported = subprocess.run(
+        [sys.executable, "-c", "import runpy, sys; runpy.run_path(sys.argv[1])", str(path)],
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)}, capture_output=True, check=False,
+    )
+    assert imported.returncode != 0 and not sentinel.exists()
+
+
+def test_latin1_source_and_stdin(cli):
+    path = FIXTURES / "latin1.py"
+    done = cli("convert", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "café" in done.stdout.decode()
+    piped = cli("convert", "-", stdin=path.read_bytes())
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == done.stdout
+
+
+_COMPARE = """
+import importlib.util, sys
+import numpy as np
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+original, converted = load("original", sys.argv[1]), load("converted", sys.argv[2])
+for (f, args), (g, _) in zip(original.EXAMPLES, converted.EXAMPLES):
+    a, b = f(*args), g(*args)
+    assert np.array_equal(a, b), (f, a, b)
+    print(getattr(f, "__name__", f), a)
+scale = converted.Scaler(2.0).scale
+assert scale(np.float64(30.0)) == original.Scaler(2.0).scale(np.float64(30.0))
+"""
+
+
+def test_output_module_runs_like_the_original(cli, tmp_path):
+    target = tmp_path / "converted_module.py"
+    done = cli("convert", str(DECORATED), "--all", "--output", str(target))
+    assert done.returncode == 0, done.stderr
+    text = target.read_text()
+    assert "from autograph.namespace import AG as ag__" in text
+    assert "@ag.function(autograph=False)" in text
+    assert "@ag.do_not_convert\ndef helper(x):" in text
+    compare = tmp_path / "compare.py"
+    compare.write_text(_COMPARE)
+    ran = subprocess.run(
+        [sys.executable, str(compare), str(DECORATED), str(target)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=False, timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr.decode()
+    assert ran.stdout.decode().count("\n") == 4
+
+
+def test_graph_of_a_converted_while_loop(cli, tmp_path):
+    spec = f"{FIXTURES / 'loop.py'}:shrink"
+    done = cli("graph", spec, "--arg", "float32[None,3]", "--arg", "float32[]")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode()
+    assert 'label="x\\nfloat32[None, 3]"' in text
+    assert "subgraph cluster_" in text and re.search(r'label="while[^"]*: body"', text)
+    assert "loop.py:12  x = np.tanh(x)" in text
+    assert 'label="tanh\\nfloat32[None, 3]"' in text
+    if shutil.which("dot") is not None:
+        svg = tmp_path / "shrink.svg"
+        assert cli("graph", spec, "--arg", "float32[None,3]", "--arg", "float32[]",
+                   "-o", str(svg)).returncode == 0
+        content = svg.read_text()
+        assert "<svg" in content and "loop.py:12" in content and ": body</text>" in content
+
+
+def _run_on_terminal(*args: str, env: dict) -> tuple[bytes, bytes]:
+    """Run the console script with stdout and stderr on two pseudo-terminals."""
+    import pty
+
+    from tests.cli.conftest import SCRIPT
+
+    out_master, out_slave = pty.openpty()
+    err_master, err_slave = pty.openpty()
+    with subprocess.Popen([str(SCRIPT), *args], stdout=out_slave, stderr=err_slave, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env}) as process:
+        os.close(out_slave)
+        os.close(err_slave)
+        out, err = _drain(out_master), _drain(err_master)
+        process.wait(timeout=60)
+    return out, err
+
+
+def _drain(fd: int) -> bytes:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # EIO: the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def test_terminal_gets_colour_and_progress_unless_no_color():
+    files = [str(DECORATED), str(FIXTURES / "loop.py")]
+    out, err = _run_on_terminal("convert", *files, env={"NO_COLOR": ""})
+    assert b"\x1b[" in out and b"clip_sum" in out
+    assert b"[2/2] " + files[1].encode() in err
+    out, _ = _run_on_terminal("convert", *files, env={"NO_COLOR": "1"})
+    assert b"\x1b[" not in out and b"def clip_sum(x):" in out
