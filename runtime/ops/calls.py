@@ -106,7 +106,7 @@ def _template(value: Any, inputs: list[Any]) -> Any:
     if isinstance(value, _PY_SCALARS):
         return Weak(value)
     if isinstance(value, list):
-        if any(is_staged(v) for v in _leaves(value)):
+        if any(is_staged(v) or isinstance(v, np.ndarray) for v in _leaves(value)):
             return tuple(_template(v, inputs) for v in value)
         inputs.append(np.asarray(value))
         return Slot(len(inputs) - 1)

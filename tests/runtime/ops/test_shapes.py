@@ -1,0 +1,95 @@
+"""Shape rules over unknown dims: broadcasting, reductions, reshape, matmul, probing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from runtime.errors import StagingError
+from runtime.ops.shapes import (
+    broadcast,
+    matmul_shape,
+    normalize_axes,
+    probe_type,
+    reduced,
+    reshaped,
+)
+from runtime.types import TensorType
+
+
+def test_broadcast_unknown_dims():
+    assert broadcast((None,), (3,)) == (3,)
+    assert broadcast((None,), (1,)) == (None,)
+    assert broadcast((None,), (None,)) == (None,)
+    assert broadcast((2, 1, None), (4, 1)) == (2, 4, None)
+    assert broadcast((), (None, 3)) == (None, 3)
+    assert broadcast((3,), None) is None
+    assert broadcast() == ()
+    with pytest.raises(StagingError, match=r"shapes \(2,\) \(3,\)"):
+        broadcast((2,), (3,))
+
+
+@given(st.lists(st.lists(st.sampled_from([1, 2, 3]), max_size=3), min_size=1, max_size=3), st.data())
+def test_broadcast_matches_numpy_when_known(shapes, data):
+    shapes = [tuple(s) for s in shapes]
+    try:
+        expected = np.broadcast_shapes(*shapes)
+    except ValueError:
+        with pytest.raises(StagingError):
+            broadcast(*shapes)
+        return
+    assert broadcast(*shapes) == expected
+    # hiding a dim never contradicts NumPy
+    hidden = [tuple(None if data.draw(st.booleans()) else d for d in s) for s in shapes]
+    out = broadcast(*hidden)
+    assert len(out) == len(expected)
+    assert all(o is None or o == e for o, e in zip(out, expected))
+
+
+def test_reduced():
+    assert reduced((2, None, 4), 1, False) == (2, 4)
+    assert reduced((2, None, 4), (0, -1), True) == (1, None, 1)
+    assert reduced((2, 3), None, False) == ()
+    assert reduced((2, 3), None, True) == (1, 1)
+    assert reduced(None, None, False) == ()
+    assert reduced(None, 0, False) is None
+    with pytest.raises(StagingError):
+        reduced((2,), 1, False)
+    assert normalize_axes(-1, 3) == (2,)
+
+
+def test_reshaped():
+    assert reshaped((2, 6), (3, -1)) == (3, 4)
+    assert reshaped((None, 6), (3, -1)) == (3, None)
+    assert reshaped((None, 6), (-1, 6)) == (None, 6)
+    assert reshaped(None, (4, -1)) == (4, None)
+    assert reshaped((2, 6), (None, 3)) == (None, 3)
+    with pytest.raises(StagingError, match="cannot reshape"):
+        reshaped((2, 6), (5, -1))
+    with pytest.raises(StagingError, match="cannot reshape"):
+        reshaped((2, 6), (5, 2))
+    with pytest.raises(StagingError, match="one unknown"):
+        reshaped((2, 6), (-1, -1))
+
+
+def test_matmul_shape():
+    t = lambda *s: TensorType(np.float32, s)  # noqa: E731
+    assert matmul_shape(t(2, 3), t(3, 4)) == (2, 4)
+    assert matmul_shape(t(3), t(3, 4)) == (4,)
+    assert matmul_shape(t(2, 3), t(3)) == (2,)
+    assert matmul_shape(t(3), t(3)) == ()
+    assert matmul_shape(t(5, 1, 2, 3), t(7, 3, None)) == (5, 7, 2, None)
+    assert matmul_shape(t(None, 3), t(None, 4)) == (None, 4)
+    assert matmul_shape(TensorType(np.float32, None), t(3)) is None
+    with pytest.raises(StagingError, match="contracted"):
+        matmul_shape(t(2, 3), t(4, 2))
+
+
+def test_probe_type_marks_moving_dims_unknown():
+    t = TensorType(np.float32, (None, 4))
+    assert probe_type(np.diag, (TensorType(np.float32, (None,)),), {}) == TensorType(np.float32, (None, None))
+    assert probe_type(np.diagonal, (t,), {}) == TensorType(np.float32, (None,))
+    assert probe_type(np.tile, (t, (2, 1)), {}) == TensorType(np.float32, (None, 4))
+    assert probe_type(np.sum, (TensorType(np.int8, None),), {}).shape is None
