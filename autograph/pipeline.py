@@ -42,7 +42,6 @@ from autograph.converters import (
 )
 from autograph.converters.context import Context, Options
 from autograph.source.loader import (
-    FACTORY_LINES,
     LoadedCode,
     bind_function,
     compile_function,
@@ -130,28 +129,27 @@ _BLANK_BEFORE_DEF = re.compile(r"^\n(?=[ \t]*(?:def |class |@|async def ))", re.
 
 @dataclass(frozen=True)
 class Generated:
-    """The converted source of one function and its line map (generated line -> user line)."""
+    """The converted source of one function and the tree it was printed from (user line numbers)."""
 
     source: str
-    lines: dict[int, int]
+    tree: ast.AST
 
 
 def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
-    """Unparse a converted tree; map each generated line back to the user's relative line."""
+    """Unparse a converted tree as readable source: one statement per line, no blank lines."""
     tree = gast.gast_to_ast(fn)
-    module = ast.Module(body=[tree if isinstance(tree, ast.stmt) else ast.Expr(value=tree)], type_ignores=[])
-    ast.fix_missing_locations(module)
-    text = ast.unparse(module)
+    text = ast.unparse(tree)
     text = _BLANK_BEFORE_DEF.sub("", _SINGLE_STATE.sub(r"\1(\2) = \3", text)) + "\n"
-    return Generated(text, line_map(module, text))
+    return Generated(text, tree)
 
 
-def source_map(generated: Generated, settings: Settings, function: str, shift: int) -> dict[int, Origin]:
+def source_map(loaded: LoadedCode, generated: Generated, settings: Settings, function: str) -> dict[int, Origin]:
     """Generated file line -> the user's Origin (file, line, text)."""
+    last_line = loaded.tree.end_lineno or loaded.tree.lineno
     out = {}
-    for gen_line, rel in generated.lines.items():
+    for gen_line, rel in line_map(generated.tree, loaded.tree, last_line).items():
         line = rel + settings.first_line - 1
-        out[gen_line + shift] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
+        out[gen_line] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
     return out
 
 
@@ -260,7 +258,7 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
     loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
-    register_source_map(filename, source_map(generated, settings, func.__qualname__, FACTORY_LINES))
+    register_source_map(filename, source_map(loaded, generated, settings, func.__qualname__))
     with _LOCK:
         _CODE_CACHE.setdefault(code, {})[options] = loaded
     return loaded

@@ -39,7 +39,8 @@ _NONE = Effects()
 class _Collector:
     """Walks one statement or expression without entering nested scopes' bodies."""
 
-    def __init__(self) -> None:
+    def __init__(self, memo: dict[int, frozenset[str]] | None = None) -> None:
+        self.memo = memo
         self.reads: set[str] = set()
         self.writes: set[str] = set()
         self.captured: set[str] = set()
@@ -59,7 +60,7 @@ class _Collector:
             return
         if isinstance(node, gast.Lambda):
             self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
-            free = free_names(node)
+            free = free_names(node, self.memo)
             self.reads |= free
             self.captured |= free
             return
@@ -88,12 +89,12 @@ class _Collector:
             self._visit_all(node.bases + [k.value for k in node.keywords])
         else:
             self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
-        free = free_names(node)
+        free = free_names(node, self.memo)
         self.reads |= free
         self.captured |= free
 
     def _comprehension(self, node: gast.AST) -> None:
-        inner = _Collector()
+        inner = _Collector(self.memo)
         for gen in node.generators:
             inner.visit(gen.iter)
             inner.visit(gen.target)
@@ -119,13 +120,16 @@ def _walrus_targets(node: gast.AST) -> set[str]:
     }
 
 
-def free_names(scope: gast.AST) -> frozenset[str]:
+def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
     """Names a nested function/lambda/class reads from enclosing scopes (its closure's variables).
 
     Exact for nested scopes: a name bound in an inner function does not hide
-    the same name read freely by the outer one.
+    the same name read freely by the outer one. `memo` (by node id) serves a
+    caller that asks about the same unchanged scopes many times.
     """
-    collector = _Collector()
+    if memo is not None and id(scope) in memo:
+        return memo[id(scope)]
+    collector = _Collector(memo)
     params: set[str] = set()
     if not isinstance(scope, gast.ClassDef):
         args = scope.args
@@ -141,14 +145,17 @@ def free_names(scope: gast.AST) -> frozenset[str]:
             elif isinstance(node, gast.Nonlocal):
                 declared_nonlocal |= set(node.names)
     bound = (collector.writes | params) - declared_nonlocal - declared_global
-    return frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
+    free = frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
+    if memo is not None:
+        memo[id(scope)] = free
+    return free
 
 
-def expression_effects(node: gast.AST | None) -> Effects:
+def expression_effects(node: gast.AST | None, memo: dict[int, frozenset[str]] | None = None) -> Effects:
     """Effects of one expression (or a statement taken whole)."""
     if node is None:
         return _NONE
-    collector = _Collector()
+    collector = _Collector(memo)
     collector.visit(node)
     return Effects(frozenset(collector.reads), frozenset(collector.writes))
 

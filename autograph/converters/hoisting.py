@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import Activity, free_names
+from autograph.analysis.activity import expression_effects, free_names
 from autograph.converters.context import Context
 
 __all__ = ["transform"]
@@ -26,54 +26,68 @@ __all__ = ["transform"]
 _BLOCKS = ("body", "orelse", "finalbody")
 
 
-def _locals(fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
-    activity = Activity.of_function(fn)
-    names = set(activity.params)
-    for stmt in staying:
-        names |= activity.effects(stmt).writes
-    return frozenset(names - activity.globals - activity.nonlocals)
+class _Hoister:
+    """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
 
+    def __init__(self, generated: set[int]) -> None:
+        self.generated = generated
+        self.memo: dict[int, frozenset[str]] = {}
 
-def _split(fn: gast.FunctionDef, generated: set[int]) -> list[gast.FunctionDef]:
-    """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
-    moved: list[gast.FunctionDef] = []
-    while True:
-        staying = [s for s in fn.body if s not in moved]
-        local = _locals(fn, staying)
-        movable = [
-            s
-            for s in staying
-            if isinstance(s, gast.FunctionDef) and id(s) in generated and not (free_names(s) & local - {s.name})
-        ]
-        if not movable:
-            break
-        moved += movable
-    if moved:
-        fn.body = [s for s in fn.body if s not in moved] or [gast.Pass()]
-    return moved
+    def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
+        args = fn.args
+        names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
+        declared: set[str] = set()
+        for stmt in staying:
+            if isinstance(stmt, (gast.Global, gast.Nonlocal)):
+                declared |= set(stmt.names)
+            elif isinstance(stmt, gast.FunctionDef):
+                names.add(stmt.name)
+            else:
+                names |= expression_effects(stmt, self.memo).writes
+        return frozenset(names - declared)
 
+    def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
+        """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
+        moved: list[gast.FunctionDef] = []
+        staying = list(fn.body)
+        while True:
+            local = self._locals(fn, staying)
+            movable = [
+                s
+                for s in staying
+                if isinstance(s, gast.FunctionDef)
+                and id(s) in self.generated
+                and not (free_names(s, self.memo) & (local - {s.name}))
+            ]
+            if not movable:
+                break
+            moved += movable
+            staying = [s for s in staying if not any(s is m for m in movable)]
+        if moved:
+            fn.body = staying or [gast.Pass()]
+        return moved
 
-def _block(block: list[gast.stmt], generated: set[int]) -> list[gast.stmt]:
-    out: list[gast.stmt] = []
-    for stmt in block:
-        if isinstance(stmt, gast.FunctionDef):
-            if id(stmt) in generated:
-                stmt.body = _block(stmt.body, generated)
-                out.extend(_split(stmt, generated))
+    def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in block:
+            if isinstance(stmt, gast.FunctionDef):
+                if id(stmt) in self.generated:
+                    stmt.body = self.block(stmt.body)
+                    out.extend(self.split(stmt))
+                out.append(stmt)
+                continue
+            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
+                for field in _BLOCKS:
+                    inner = getattr(stmt, field, None)
+                    if inner:
+                        setattr(stmt, field, self.block(inner))
+                for handler in getattr(stmt, "handlers", ()):
+                    handler.body = self.block(handler.body)
             out.append(stmt)
-            continue
-        if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-            for field in _BLOCKS:
-                inner = getattr(stmt, field, None)
-                if inner:
-                    setattr(stmt, field, _block(inner, generated))
-            for handler in getattr(stmt, "handlers", ()):
-                handler.body = _block(handler.body, generated)
-        out.append(stmt)
-    return out
+        return out
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow."""
-    node.body = _block(node.body, ctx.generated)
+    node.body = _Hoister(ctx.generated).block(node.body)
     return node

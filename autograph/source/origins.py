@@ -33,19 +33,31 @@ def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
         stack.extend(gast.iter_child_nodes(node))
 
 
-def line_map(source_tree: ast.AST, text: str) -> dict[int, int]:
-    """Generated line -> the user line (relative) of the node that produced it."""
-    generated = ast.parse(text)
+def _statements(node: ast.AST):
+    """The statements under `node` (itself included), in a fixed order; expressions skipped."""
+    yield node
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        children = getattr(node, field, None)
+        if isinstance(children, list):
+            for child in children:
+                yield from _statements(child)
+
+
+def line_map(source_tree: ast.AST, generated_tree: ast.AST, last_line: int) -> dict[int, int]:
+    """Generated line -> the user line (relative) of the statement that produced it.
+
+    `generated_tree` is the parse of the generated text, `source_tree` the tree
+    it was unparsed from (same shape, user line numbers). Lines that start no
+    statement take the mapping of the line above.
+    """
     mapping: dict[int, int] = {}
-    for gen, src in zip(ast.walk(generated), ast.walk(source_tree)):
-        if type(gen) is not type(src):
-            break
+    for gen, src in zip(_statements(generated_tree), _statements(source_tree)):
         line = getattr(gen, "lineno", None)
         user = getattr(src, "lineno", None)
         if line is not None and user is not None and line not in mapping:
             mapping[line] = user
     last = None
-    for line in range(1, text.count("\n") + 2):
+    for line in range(1, last_line + 1):
         if line in mapping:
             last = mapping[line]
         elif last is not None:
