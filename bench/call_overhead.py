@@ -13,12 +13,13 @@ from bench.built import blame_unbuilt
 from bench.corpus import handwritten, load_fresh
 from bench.corpus.inputs import four_floats
 from bench.harness import Config, Result, Stats, attempt, time_call
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, fmt_seconds, ratio, ratio_cell
 
-__all__ = ["TITLE", "CASE", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "CASE", "measure_ours", "run"]
 
 TITLE = "4. Cache-hit call overhead"
+PEER = "bench.peers.tf_call_overhead"
 CASE = "x + 1 on 4 floats, trace cached"
 ABSOLUTE_TARGET_SECONDS = 10e-6
 TF_TARGET = 5.0
@@ -40,9 +41,9 @@ def measure_ours(config: Config) -> tuple[Result, Stats]:
     return blame_unbuilt(attempt(lambda: _cached_call(config))), limit
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     ours, limit = measure_ours(config)
-    peer = run_peer("bench.peers.tf_call_overhead", config)
+    peer = (peers or Peers(config)).output(PEER)
     tf = peer.result(CASE)
     absolute = "—"
     if isinstance(ours, Stats):

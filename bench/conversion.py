@@ -15,12 +15,13 @@ import textwrap
 
 from bench.corpus import load_fresh
 from bench.harness import Config, Missing, Result, Stats, attempt, time_call, time_named_fresh
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, ratio, ratio_cell
 
-__all__ = ["TITLE", "corpus_names", "measure_floor", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "corpus_names", "measure_floor", "measure_ours", "run"]
 
 TITLE = "1. Conversion time per function"
+PEER = "bench.peers.tf_conversion"
 TOTAL = "corpus, mean per function"
 TF_TARGET = 30.0
 FLOOR_TARGET = 8.0
@@ -77,11 +78,11 @@ def _row(label: str, ours: Result, tf: Result, floor: Result) -> list[str]:
     ]
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     names = corpus_names()
     ours_each, ours_total = _split(attempt(lambda: measure_ours(config)))
     floor_each, floor_total = measure_floor(config)
-    peer = run_peer("bench.peers.tf_conversion", config)
+    peer = (peers or Peers(config)).output(PEER)
     module = load_fresh("numerics")
     section = Section(
         TITLE,

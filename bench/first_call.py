@@ -13,12 +13,13 @@ from bench.built import blame_unbuilt
 from bench.corpus import handwritten, load_fresh
 from bench.corpus.inputs import staged_cases
 from bench.harness import Config, Result, Stats, attempt, time_fresh
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, ratio, ratio_cell
 
-__all__ = ["TITLE", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "measure_ours", "run"]
 
 TITLE = "3. First-call latency: convert + trace + compile + first run"
+PEER = "bench.peers.tf_first_call"
 TF_TARGET = 20.0
 
 
@@ -42,9 +43,9 @@ def measure_ours(config: Config) -> dict[str, Result]:
     }
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     ours = measure_ours(config)
-    peer = run_peer("bench.peers.tf_first_call", config)
+    peer = (peers or Peers(config)).output(PEER)
     section = Section(
         TITLE,
         "`ag.function(f)(*args)` vs `tf.function(f)(*args)` on fresh function objects "

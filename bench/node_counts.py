@@ -10,12 +10,13 @@ from __future__ import annotations
 from bench.built import blame_unbuilt
 from bench.corpus import load_fresh
 from bench.harness import Config, Missing, attempt
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, ratio, ratio_cell
 
-__all__ = ["TITLE", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "measure_ours", "run"]
 
 TITLE = "6. Graph node counts for the guide's examples"
+PEER = "bench.peers.tf_node_counts"
 
 
 def measure_ours() -> dict[str, int | Missing]:
@@ -28,9 +29,9 @@ def measure_ours() -> dict[str, int | Missing]:
     }
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     ours = measure_ours()
-    peer = run_peer("bench.peers.tf_node_counts", config)
+    peer = (peers or Peers(config)).output(PEER)
     labels = list(ours) if "(all examples)" not in ours else sorted(peer.rows) or list(ours)
     section = Section(
         TITLE,

@@ -15,12 +15,13 @@ from typing import Any
 from bench.corpus import load_fresh
 from bench.corpus.inputs import python_mode_args
 from bench.harness import Config, Result, Stats, attempt, time_call
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, fmt_seconds, ratio, ratio_cell
 
-__all__ = ["TITLE", "CALL_KEY", "converted_call_function", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "CALL_KEY", "converted_call_function", "measure_ours", "run"]
 
 TITLE = "2. Python-mode overhead of converted code"
+PEER = "bench.peers.tf_python_mode"
 CALL_KEY = "converted_call(affine, (3.0,), {})"
 RATIO_TARGET = 4.0
 CALL_TARGET_SECONDS = 2e-6
@@ -64,9 +65,9 @@ def measure_ours(config: Config) -> dict[str, tuple[Result, Result]]:
     return results
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     ours = measure_ours(config)
-    peer = run_peer("bench.peers.tf_python_mode", config)
+    peer = (peers or Peers(config)).output(PEER)
     section = Section(
         TITLE,
         "Corpus functions called with Python ints: original, converted by `ag.convert`, "

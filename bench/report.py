@@ -54,7 +54,7 @@ def ratio_cell(value: float | None, met: Callable[[float], bool] | None = None) 
     """"45.1x (met)", "2.0x (not met)", or "—" when a side has no number."""
     if value is None:
         return "—"
-    text = f"{value:.3g}x"
+    text = f"{value:,.0f}x" if value >= 100 else f"{value:.3g}x"
     if met is None:
         return text
     return f"{text} (met)" if met(value) else f"{text} (not met)"

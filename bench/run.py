@@ -1,8 +1,10 @@
 """`python -m bench.run [--quick]`: every benchmark, side by side, into RESULTS.md.
 
 The full run measures each case over 7 repetitions (warm-ups discarded) and
-writes bench/RESULTS.md. `--quick` runs each benchmark once on small inputs
-as a smoke test and prints the tables without touching RESULTS.md.
+writes bench/RESULTS.md; TensorFlow runs in a separate process per benchmark.
+`--quick` runs each benchmark once on small inputs as a smoke test (all
+TensorFlow benchmarks in one process) and prints the tables without touching
+RESULTS.md.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from bench import call_overhead, conversion, first_call, node_counts, python_mode, staged_loops
 from bench.harness import Config
 from bench.machine import machine_line
-from bench.peer_process import peers_available
+from bench.peer_process import Peers, peers_available
 from bench.report import Section, render
 
 __all__ = ["BENCHMARKS", "main"]
@@ -54,11 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     if not peers_available():
         print("TensorFlow side skipped: bench/.venv-peers does not exist "
               "(make bench creates it)", file=sys.stderr)
+    batch = [b.PEER for b in BENCHMARKS] if args.quick else None
+    peers = Peers(config, batch=batch)
     sections: list[Section] = []
     for benchmark in BENCHMARKS:
         start = time.perf_counter()
         print(f"{benchmark.TITLE} ...", file=sys.stderr, flush=True)
-        sections.append(benchmark.run(config))
+        sections.append(benchmark.run(config, peers))
         print(f"  done in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     preamble = PREAMBLE.format(machine=machine_line(_versions(sections)), reps=config.reps,
                                min_rep_ms=config.min_rep_seconds * 1000)

@@ -12,12 +12,13 @@ from bench.built import blame_unbuilt
 from bench.corpus import handwritten, load_fresh
 from bench.corpus.inputs import staged_cases
 from bench.harness import Config, Result, Stats, attempt, time_call
-from bench.peer_process import run_peer
+from bench.peer_process import Peers
 from bench.report import Section, cell, ratio, ratio_cell
 
-__all__ = ["TITLE", "measure_ours", "run"]
+__all__ = ["TITLE", "PEER", "measure_ours", "run"]
 
 TITLE = "5. Steady-state staged execution of small-op loops"
+PEER = "bench.peers.tf_staged_loops"
 TF_TARGET = 3.0
 LIMIT_TARGET = 1.5
 
@@ -41,9 +42,9 @@ def measure_ours(config: Config) -> dict[str, tuple[Result, Stats]]:
     return results
 
 
-def run(config: Config) -> Section:
+def run(config: Config, peers: Peers | None = None) -> Section:
     ours_all = measure_ours(config)
-    peer = run_peer("bench.peers.tf_staged_loops", config)
+    peer = (peers or Peers(config)).output(PEER)
     section = Section(
         TITLE,
         "Traced once, then called again and again: `ag.function` (NumPy inputs) vs "

@@ -8,7 +8,7 @@ import sys
 
 from bench.harness import Config, Result, result_to_json
 
-__all__ = ["MARKER", "config_from_argv", "emit"]
+__all__ = ["MARKER", "config_from_argv", "emit", "emit_batch"]
 
 MARKER = "BENCH-PEER-RESULTS "
 
@@ -30,11 +30,22 @@ def _versions() -> dict[str, str]:
     }
 
 
-def emit(rows: dict[str, Result | int]) -> None:
-    """Print the results: Stats/Missing as JSON objects, counts as {"count": n}."""
-    encoded = {
+def _encode(rows: dict[str, Result | int]) -> dict[str, dict]:
+    """Stats/Missing as JSON objects, counts as {"count": n}."""
+    return {
         key: {"count": value} if isinstance(value, int) else result_to_json(value)
         for key, value in rows.items()
     }
-    sys.stdout.write(MARKER + json.dumps({"versions": _versions(), "rows": encoded}) + "\n")
+
+
+def emit(rows: dict[str, Result | int]) -> None:
+    """Print one benchmark's results."""
+    sys.stdout.write(MARKER + json.dumps({"versions": _versions(), "rows": _encode(rows)}) + "\n")
+    sys.stdout.flush()
+
+
+def emit_batch(modules: dict[str, dict[str, Result | int]]) -> None:
+    """Print several benchmarks' results, keyed by peer module name."""
+    encoded = {name: _encode(rows) for name, rows in modules.items()}
+    sys.stdout.write(MARKER + json.dumps({"versions": _versions(), "modules": encoded}) + "\n")
     sys.stdout.flush()

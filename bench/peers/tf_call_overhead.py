@@ -21,9 +21,12 @@ def _cached_call(config: Config) -> Result:
     return time_call(lambda: add_one(x), config)
 
 
+def collect(config: Config) -> dict[str, Result]:
+    return {CASE: attempt(lambda: _cached_call(config), ())}
+
+
 def main() -> None:
-    config = config_from_argv()
-    emit({CASE: attempt(lambda: _cached_call(config), ())})
+    emit(collect(config_from_argv()))
 
 
 if __name__ == "__main__":

@@ -5,19 +5,22 @@ from __future__ import annotations
 import tensorflow as tf
 
 from bench.corpus import load_fresh
-from bench.harness import time_named_fresh
+from bench.harness import Config, Result, time_named_fresh
 from bench.peers.protocol import config_from_argv, emit
 
 TOTAL = "corpus, mean per function"
 
 
-def main() -> None:
-    config = config_from_argv()
+def collect(config: Config) -> dict[str, Result]:
     names = list(load_fresh("numerics").CASES)
     per_name, total = time_named_fresh(
         lambda: load_fresh("numerics"), names, tf.autograph.to_graph, config, not_built=()
     )
-    emit({**per_name, TOTAL: total})
+    return {**per_name, TOTAL: total}
+
+
+def main() -> None:
+    emit(collect(config_from_argv()))
 
 
 if __name__ == "__main__":

@@ -24,12 +24,15 @@ def _first_call(name: str, args: tuple, config: Config) -> Result:
     )
 
 
-def main() -> None:
-    config = config_from_argv()
-    emit({
+def collect(config: Config) -> dict[str, Result]:
+    return {
         label: attempt(lambda name=name, args=args: _first_call(name, args, config), ())
         for label, name, args in staged_cases(config.quick)
-    })
+    }
+
+
+def main() -> None:
+    emit(collect(config_from_argv()))
 
 
 if __name__ == "__main__":

@@ -33,15 +33,18 @@ def _converted_call(func, config: Config) -> Result:
     return time_call(call, config)
 
 
-def main() -> None:
-    config = config_from_argv()
+def collect(config: Config) -> dict[str, Result]:
     module = load_fresh("numerics")
     rows: dict[str, Result] = {}
     for name, args in python_mode_args(config.quick).items():
         func = getattr(module, name)
         rows[f"{name}{args}"] = attempt(lambda f=func, a=args: _converted(f, a, config), ())
     rows[CALL_KEY] = attempt(lambda: _converted_call(module.affine, config), ())
-    emit(rows)
+    return rows
+
+
+def main() -> None:
+    emit(collect(config_from_argv()))
 
 
 if __name__ == "__main__":

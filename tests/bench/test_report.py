@@ -29,6 +29,7 @@ def test_ratio_needs_both_numbers():
 def test_ratio_cells_say_whether_the_target_is_met():
     assert ratio_cell(45.0, lambda r: r >= 30) == "45x (met)"
     assert ratio_cell(2.0, lambda r: r >= 30) == "2x (not met)"
+    assert ratio_cell(2034.4) == "2,034x"
 
 
 def test_section_renders_tables_and_notes():

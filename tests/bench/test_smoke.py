@@ -28,6 +28,8 @@ def test_missing_peers_env_is_said_not_measured(monkeypatch):
     monkeypatch.setattr(peer_process, "PEERS_PYTHON", Path("/nonexistent/python"))
     output = peer_process.run_peer("bench.peers.tf_call_overhead", TINY)
     assert output.result("anything").reason == "TensorFlow env missing"
+    batch = peer_process.Peers(TINY, batch=[call_overhead.PEER])
+    assert batch.output(call_overhead.PEER).result("x").reason == "TensorFlow env missing"
     section = call_overhead.run(TINY)
     row = section.rows[0]
     assert row[2] == "TensorFlow env missing"
