@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import os
 import re
 import sys
@@ -154,6 +155,13 @@ def _trace(function: Any, specs: list[Any]) -> Any:
 
     if not hasattr(function, "get_concrete_function"):
         function = ag.function(function)
+    try:
+        signature = inspect.signature(getattr(function, "python_function", function))
+        signature.bind(*specs)
+    except TypeError as error:
+        raise UsageError(f"the --arg list does not fit {signature}: {error}") from None
+    except ValueError:  # no signature to check (a builtin): let tracing decide
+        pass
     return function.get_concrete_function(*specs).graph
 
 

@@ -60,6 +60,20 @@ def test_missing_attribute_and_module_are_usage_errors(capsys):
     assert "no_such_module_xyz" in capsys.readouterr().err
 
 
+def test_wrong_number_of_args_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        run("graph", f"{FIXTURES / 'loop.py'}:shrink", "--arg", "float32[3]")
+    assert info.value.code == 2
+    assert "does not fit (x, limit): missing a required argument: 'limit'" in capsys.readouterr().err
+
+
+def test_staging_errors_name_the_user_line_and_exit_1():
+    status, out, err = run("graph", f"{FIXTURES / 'loop.py'}:unconverted", "--arg", "float32[]")
+    assert (status, out) == (1, "")
+    assert err.startswith("autograph graph: StagingError: ")
+    assert "loop.py:31" in err
+
+
 def test_dot_file_output_needs_no_graphviz(tmp_path):
     target = tmp_path / "g.dot"
     status, out, err = run("graph", f"{FIXTURES / 'loop.py'}:plain", "--arg", "float32[3]",
