@@ -12,6 +12,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+import numpy
+
 __all__ = ["Origin", "register_source_map", "user_origin", "map_location"]
 
 
@@ -40,6 +42,8 @@ _PACKAGE_DIRS = tuple(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + name + os.sep
     for name in ("runtime", "autograph")
 )
+# NumPy's own frames (its dispatchers call back into Tensor methods) are never the user's line.
+_LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
 # generated file name -> {generated line: Origin}
 _SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
 
@@ -69,7 +73,7 @@ def user_origin(depth: int = 1) -> Origin | None:
     frame = sys._getframe(depth)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIRS) or filename in _SOURCE_MAPS:
+        if (not filename.startswith(_PACKAGE_DIRS + _LIBRARY_DIRS)) or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
                 return origin

@@ -6,6 +6,7 @@ whose `attrs` keep everything else as printable, hashable literals:
     inputs = (t,)      attrs = {"args": (Slot(0), Weak(0), Weak(1.5))}
 
 `Slot(i)` stands for input i; `Weak(v)` keeps a Python scalar a Python scalar,
+(lists become tuples: NumPy reads both the same way as arguments),
 so NumPy 2's promotion rules (NEP 50: `int32 tensor + 1` stays int32) hold in
 `infer`, `impl` and the emitted code alike. Keyword arguments are the other
 attrs. Without an "args" attr the positional arguments are the inputs in order,
@@ -105,12 +106,7 @@ def _template(value: Any, inputs: list[Any]) -> Any:
         return Slot(len(inputs) - 1)
     if isinstance(value, _PY_SCALARS):
         return Weak(value)
-    if isinstance(value, list):
-        if any(is_staged(v) or isinstance(v, np.ndarray) for v in _leaves(value)):
-            return tuple(_template(v, inputs) for v in value)
-        inputs.append(np.asarray(value))
-        return Slot(len(inputs) - 1)
-    if isinstance(value, tuple):
+    if isinstance(value, (list, tuple)):
         return tuple(_template(v, inputs) for v in value)
     if isinstance(value, slice):
         return Span(*(_template(v, inputs) for v in (value.start, value.stop, value.step)))

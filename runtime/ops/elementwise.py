@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from runtime.ops.define import define
-from runtime.ops.shapes import broadcast, matmul_shape, probe, probe_type, reduced
+from runtime.ops.shapes import elementwise_type, matmul_shape, probe, probe_type, reduced, shape_of
 from runtime.types import TensorType
 
 __all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "cast"]
@@ -42,14 +42,6 @@ def ufunc_op_name(ufunc: np.ufunc, method: str = "__call__", output: int = 0) ->
     return ufunc.__name__ if ufunc.nout == 1 else f"{ufunc.__name__}_{output}"
 
 
-def _types(items: Any) -> list[TensorType]:
-    return [t for t in items if isinstance(t, TensorType)]
-
-
-def _empty(item: Any) -> Any:
-    return np.empty((0,), item.dtype) if isinstance(item, TensorType) else item
-
-
 def _call_rule(ufunc: np.ufunc, output: int):
     def rule(*args: Any, **kwargs: Any) -> TensorType:
         if ufunc.__name__ == "matmul":
@@ -57,10 +49,7 @@ def _call_rule(ufunc: np.ufunc, output: int):
             return TensorType(result.dtype, matmul_shape(args[0], args[1]))
         if ufunc.signature is not None:
             return probe_type(ufunc, args, kwargs)
-        shape = broadcast(*(t.shape for t in _types(list(args) + list(kwargs.values()))))
-        result = probe(ufunc, tuple(_empty(a) for a in args), {k: _empty(v) for k, v in kwargs.items()})
-        dtype = (result[output] if ufunc.nout > 1 else result).dtype
-        return TensorType(dtype, shape)
+        return elementwise_type(ufunc, args, kwargs, output if ufunc.nout > 1 else None)
 
     return rule
 
@@ -83,9 +72,8 @@ def _accumulate_rule(ufunc: np.ufunc):
 
 def _outer_rule(ufunc: np.ufunc):
     def rule(a: Any, b: Any, **kw: Any) -> TensorType:
-        value = probe(ufunc.outer, (_empty(a), _empty(b)), kw)
-        sa = a.shape if isinstance(a, TensorType) else np.shape(a)
-        sb = b.shape if isinstance(b, TensorType) else np.shape(b)
+        value = elementwise_type(ufunc.outer, (a, b), kw)
+        sa, sb = shape_of(a), shape_of(b)
         return TensorType(value.dtype, None if sa is None or sb is None else tuple(sa) + tuple(sb))
 
     return rule

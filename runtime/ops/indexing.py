@@ -26,15 +26,18 @@ __all__ = ["stage_index", "index_shape"]
 
 def stage_index(tensor: Any, key: Any) -> Any:
     """Record `tensor[key]`."""
-    if isinstance(key, list):
-        key = np.asarray(key) if not any(_is_tensor(k) for k in key) else tuple(key)
-    return stage("index", (tensor, key), {})
+    if isinstance(key, tuple):
+        key = tuple(_array_index(k) for k in key)
+    return stage("index", (tensor, _array_index(key)), {})
 
 
-def _is_tensor(value: Any) -> bool:
-    from runtime.ops.calls import is_staged
+def _array_index(item: Any) -> Any:
+    """A list in a key is an index array (`x[[0, 2]]`), staged when it holds tensors."""
+    if not isinstance(item, list):
+        return item
+    from runtime.ops.creation import any_staged, asarray
 
-    return is_staged(value)
+    return asarray(item) if any_staged(item) else np.asarray(item)
 
 
 def _index_rule(x: TensorType, key: Any) -> TensorType:

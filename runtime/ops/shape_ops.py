@@ -14,36 +14,23 @@ import numpy as np
 
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
-from runtime.ops.shapes import broadcast, known_product, normalize_axes, probe, reshaped
+from runtime.ops.shapes import (
+    broadcast,
+    elementwise_type,
+    known_product,
+    normalize_axes,
+    probe,
+    reshaped,
+    shape_of,
+)
 from runtime.types import TensorType
 
-__all__ = ["elementwise_rule", "like_rule", "shape_of"]
-
-
-def _empty(item: Any) -> Any:
-    return np.empty((0,), item.dtype) if isinstance(item, TensorType) else item
-
-
-def shape_of(item: Any) -> tuple | None:
-    """Shape of a rule argument: a TensorType's shape, or NumPy's for a literal."""
-    if isinstance(item, TensorType):
-        return item.shape
-    if isinstance(item, tuple) and any(isinstance(v, TensorType) for v in item):
-        inner = broadcast(*(shape_of(v) for v in item))
-        return None if inner is None else (len(item),) + inner
-    return np.shape(item)
+__all__ = ["elementwise_rule", "like_rule", "RULES"]
 
 
 def elementwise_rule(fn: Callable) -> Callable[..., TensorType]:
     """Shapes broadcast; dtype from `fn` on empty arrays (scalars stay weak)."""
-
-    def rule(*args: Any, **kwargs: Any) -> TensorType:
-        tensors = [a for a in list(args) + list(kwargs.values()) if isinstance(a, TensorType)]
-        shape = broadcast(*(t.shape for t in tensors))
-        value = probe(fn, tuple(_empty(a) for a in args), {k: _empty(v) for k, v in kwargs.items()})
-        return TensorType(np.asarray(value).dtype, shape)
-
-    return rule
+    return lambda *args, **kwargs: elementwise_type(fn, args, kwargs)
 
 
 def like_rule(fn: Callable) -> Callable[..., TensorType]:

@@ -21,7 +21,7 @@ from runtime.types import Shape, TensorType
 
 __all__ = [
     "broadcast", "normalize_axes", "reduced", "probe", "probe_type", "dummy", "known_product",
-    "reshaped", "matmul_shape",
+    "reshaped", "matmul_shape", "shape_of", "elementwise_type",
 ]
 
 def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
@@ -207,3 +207,35 @@ def matmul_shape(a: TensorType, b: TensorType) -> Shape:
     assert batch is not None
     out = batch + ((sa[-2],) if len(a.shape) > 1 else ()) + ((sb[-1],) if len(b.shape) > 1 else ())
     return out
+
+
+def shape_of(item: Any) -> Shape:
+    """Shape of a rule argument: a TensorType's, or NumPy's for a literal (nested tuples too)."""
+    if isinstance(item, TensorType):
+        return item.shape
+    if isinstance(item, tuple) and any(isinstance(v, (TensorType, tuple)) for v in item):
+        inner = broadcast(*(shape_of(v) for v in item))
+        return None if inner is None else (len(item),) + inner
+    return np.shape(item)
+
+
+def _empty(item: Any) -> Any:
+    """A zero-size stand-in with the item's dtype (Python scalars stay, so they stay weak)."""
+    if isinstance(item, TensorType):
+        return np.empty((0,), item.dtype)
+    if isinstance(item, tuple):
+        if any(isinstance(v, TensorType) for v in _flat(item)):
+            dtypes = [v.dtype if isinstance(v, TensorType) else np.asarray(v).dtype for v in _flat(item)]
+            return np.empty((0,), np.result_type(*dtypes))
+        return np.empty((0,), np.asarray(item).dtype)
+    return item
+
+
+def elementwise_type(fn: Callable, args: tuple, kwargs: dict, output: int | None = None) -> TensorType:
+    """Type of an elementwise call: arguments (and `where=`) broadcast; dtype from `fn` on empties."""
+    operands = [a for a in args if a is not None] + ([kwargs["where"]] if "where" in kwargs else [])
+    shape = broadcast(*(shape_of(a) for a in operands))
+    value = probe(fn, tuple(_empty(a) for a in args), {k: _empty(v) for k, v in kwargs.items()})
+    if output is not None:
+        value = value[output]
+    return TensorType(np.asarray(value).dtype, shape)
