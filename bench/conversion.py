@@ -1,6 +1,6 @@
 """Benchmark 1: conversion time per function, against TensorFlow and the floor.
 
-Each repetition executes bench/corpus/numerics.py anew, so every function is
+Each repetition executes bench/corpus/scalar_code.py and array_code.py anew, so every function is
 a new object with a new code object and no conversion cache answers. The
 floor is `ast.parse` + `compile` of each function's own source: the least a
 source-to-source converter must do. TensorFlow's `tf.autograph.to_graph`
@@ -13,9 +13,9 @@ import ast
 import inspect
 import textwrap
 
-from bench.corpus import load_fresh
+from bench.corpus import load_numerics
 from bench.harness import Config, Missing, Result, Stats, attempt, time_call, time_named_fresh
-from bench.peer_process import Peers
+from bench.peer_process import PeerOutput, Peers
 from bench.report import Section, cell, ratio, ratio_cell
 
 __all__ = ["TITLE", "PEER", "corpus_names", "measure_floor", "measure_ours", "run"]
@@ -28,23 +28,23 @@ FLOOR_TARGET = 8.0
 
 
 def corpus_names() -> list[str]:
-    return list(load_fresh("numerics").CASES)
+    return list(load_numerics().CASES)
 
 
 def measure_ours(config: Config) -> tuple[dict[str, Result], Result]:
     """`ag.convert` on each corpus function, fresh functions every repetition."""
 
-    def convert(func: object) -> object:
-        import autograph as ag
+    import autograph as ag
 
+    def convert(func: object) -> object:
         return ag.convert(func)
 
-    return time_named_fresh(lambda: load_fresh("numerics"), corpus_names(), convert, config)
+    return time_named_fresh(load_numerics, corpus_names(), convert, config)
 
 
 def measure_floor(config: Config) -> tuple[dict[str, Result], Result]:
     """`compile(ast.parse(source))` of each function's source text."""
-    module = load_fresh("numerics")
+    module = load_numerics()
     sources = {}
     for name in corpus_names():
         func = getattr(module, name)
@@ -83,11 +83,11 @@ def run(config: Config, peers: Peers | None = None) -> Section:
     ours_each, ours_total = _split(attempt(lambda: measure_ours(config)))
     floor_each, floor_total = measure_floor(config)
     peer = (peers or Peers(config)).output(PEER)
-    module = load_fresh("numerics")
+    module = load_numerics()
     section = Section(
         TITLE,
         f"`ag.convert` vs `tf.autograph.to_graph` on the {len(names)} functions of "
-        "bench/corpus/numerics.py (5–80 lines each), fresh function objects every "
+        "bench/corpus/scalar_code.py and array_code.py (5–80 lines each), fresh function objects every "
         "repetition; floor: `compile(ast.parse(source))` of the same source.",
         ["function (lines)", "ours", "TensorFlow", "floor", "TF / ours (target ≥ 30x)",
          "ours / floor (target ≤ 8x)"],
@@ -106,7 +106,9 @@ def run(config: Config, peers: Peers | None = None) -> Section:
     return section
 
 
-def _common_row(names: list[str], ours_each: dict, peer: object, floor_each: dict) -> list[str]:
+def _common_row(
+    names: list[str], ours_each: dict, peer: PeerOutput, floor_each: dict
+) -> list[str]:
     """Mean of per-function medians over the functions every side converted.
 
     The target is judged here: both sides over the same functions.

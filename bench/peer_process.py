@@ -38,7 +38,9 @@ class PeerOutput:
         if self.missing is not None:
             return self.missing
         data = self.rows.get(key) or self.rows.get("(all)")
-        return Missing("failed", f"no result for {key!r}") if data is None else result_from_json(data)
+        if data is None:
+            return Missing("failed", f"no result for {key!r}")
+        return result_from_json(data)
 
     def count(self, key: str) -> int | Missing:
         if self.missing is not None:

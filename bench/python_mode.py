@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from bench.corpus import load_fresh
+from bench.corpus import load_numerics
 from bench.corpus.inputs import python_mode_args
 from bench.harness import Config, Result, Stats, attempt, time_call
 from bench.peer_process import Peers
@@ -52,7 +52,7 @@ def _measure_converted_call(func: Callable, config: Config) -> Stats:
 
 def measure_ours(config: Config) -> dict[str, tuple[Result, Result]]:
     """(original, converted) seconds per call for each case and for converted_call."""
-    module = load_fresh("numerics")
+    module = load_numerics()
     results: dict[str, tuple[Result, Result]] = {}
     for name, args in python_mode_args(config.quick).items():
         func = getattr(module, name)

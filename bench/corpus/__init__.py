@@ -1,7 +1,8 @@
 """The functions every benchmark runs, shared by this project and TensorFlow.
 
-- numerics.py: realistic numerical Python (plain Python + NumPy), the
-  conversion corpus, also used by the converter's tests.
+- scalar_code.py, array_code.py: realistic numerical Python (plain Python
+  and NumPy), together the conversion corpus (`load_numerics()`), also used
+  by the converter's tests through their `CASES`.
 - inputs.py: the inputs, built once from fixed seeds, the same for all sides.
 - handwritten.py: the limit, hand-written Python/NumPy loops.
 - staged.py, guide.py: the staged examples written for `autograph`;
@@ -23,11 +24,12 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
-__all__ = ["CORPUS_DIR", "load_fresh"]
+__all__ = ["CORPUS_DIR", "NUMERICS", "load_fresh", "load_numerics"]
 
 CORPUS_DIR = Path(__file__).resolve().parent
+NUMERICS = ("scalar_code", "array_code")
 _counter = itertools.count()
 _copies: list[Path] = []
 
@@ -52,3 +54,15 @@ def load_fresh(name: str) -> ModuleType:
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_numerics() -> SimpleNamespace:
+    """Fresh copies of the whole numerics corpus, as one namespace with one `CASES`."""
+    merged: dict = {}
+    cases: dict = {}
+    for name in NUMERICS:
+        module = load_fresh(name)
+        merged.update(vars(module))
+        cases.update(module.CASES)
+    merged["CASES"] = cases
+    return SimpleNamespace(**merged)

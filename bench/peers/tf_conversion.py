@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from bench.corpus import load_fresh
+from bench.corpus import load_numerics
 from bench.harness import Config, Result, time_named_fresh
 from bench.peers.protocol import config_from_argv, emit
 
@@ -12,9 +12,9 @@ TOTAL = "corpus, mean per function"
 
 
 def collect(config: Config) -> dict[str, Result]:
-    names = list(load_fresh("numerics").CASES)
+    names = list(load_numerics().CASES)
     per_name, total = time_named_fresh(
-        lambda: load_fresh("numerics"), names, tf.autograph.to_graph, config, not_built=()
+        load_numerics, names, tf.autograph.to_graph, config, not_built=()
     )
     return {**per_name, TOTAL: total}
 

@@ -6,7 +6,7 @@ import tensorflow as tf
 from tensorflow.python.autograph.core import converter
 from tensorflow.python.autograph.impl import api as autograph_api
 
-from bench.corpus import load_fresh
+from bench.corpus import load_numerics
 from bench.corpus.inputs import python_mode_args
 from bench.harness import Config, Result, attempt, time_call
 from bench.peers.protocol import config_from_argv, emit
@@ -34,7 +34,7 @@ def _converted_call(func, config: Config) -> Result:
 
 
 def collect(config: Config) -> dict[str, Result]:
-    module = load_fresh("numerics")
+    module = load_numerics()
     rows: dict[str, Result] = {}
     for name, args in python_mode_args(config.quick).items():
         func = getattr(module, name)

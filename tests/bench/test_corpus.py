@@ -4,11 +4,11 @@ import inspect
 
 import numpy as np
 
-from bench.corpus import inputs, load_fresh
+from bench.corpus import inputs, load_fresh, load_numerics
 
 
 def test_corpus_has_at_least_thirty_functions_of_five_to_eighty_lines():
-    module = load_fresh("numerics")
+    module = load_numerics()
     assert len(module.CASES) >= 30
     for name in module.CASES:
         lines = len(inspect.getsource(getattr(module, name)).splitlines())
@@ -16,14 +16,14 @@ def test_corpus_has_at_least_thirty_functions_of_five_to_eighty_lines():
 
 
 def test_every_case_runs_in_plain_python():
-    module = load_fresh("numerics")
+    module = load_numerics()
     for name, cases in module.CASES.items():
         for args in cases:
             getattr(module, name)(*args)
 
 
 def test_fresh_loads_give_unequal_code_objects():
-    first, second = load_fresh("numerics"), load_fresh("numerics")
+    first, second = load_numerics(), load_numerics()
     assert first.collatz_steps is not second.collatz_steps
     assert first.collatz_steps.__code__ != second.collatz_steps.__code__
     assert inspect.getsource(first.gcd) == inspect.getsource(second.gcd)
