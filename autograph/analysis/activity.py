@@ -20,6 +20,13 @@ __all__ = ["Effects", "Activity", "expression_effects", "free_names"]
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+# node types the collector treats specially; every other type just visits its children
+_SPECIAL = frozenset(
+    {gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.AugAssign, gast.alias}
+    | set(_COMPREHENSIONS)
+    | {gast.MatchAs, gast.MatchStar, gast.MatchMapping}
+)
 
 
 @dataclass(frozen=True)
@@ -46,14 +53,19 @@ class _Collector:
         self.captured: set[str] = set()
 
     def visit(self, node: gast.AST) -> None:
-        if isinstance(node, gast.Name):
-            if isinstance(node.ctx, gast.Load):
+        cls = type(node)
+        if cls is gast.Name:
+            ctx = type(node.ctx)
+            if ctx is gast.Load:
                 self.reads.add(node.id)
-            elif isinstance(node.ctx, gast.Del):
+            elif ctx is gast.Del:
                 self.reads.add(node.id)
                 self.writes.add(node.id)
             else:
                 self.writes.add(node.id)
+            return
+        if cls not in _SPECIAL:
+            self._children(node)
             return
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
             self._definition(node)
@@ -75,8 +87,17 @@ class _Collector:
             self.writes.add(node.name)
         elif isinstance(node, gast.MatchMapping) and node.rest:
             self.writes.add(node.rest)
-        for child in gast.iter_child_nodes(node):
-            self.visit(child)
+        self._children(node)
+
+    def _children(self, node: gast.AST) -> None:
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, gast.AST):
+                        self.visit(item)
+            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+                self.visit(value)
 
     def _visit_all(self, nodes: list) -> None:
         for node in nodes:

@@ -17,7 +17,6 @@ import gast
 
 from autograph.converters.context import Context
 from autograph.converters.state import StatePlan, names_tuple, state_functions, undefined_inits
-from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
 __all__ = ["convert_if"]
@@ -30,9 +29,10 @@ def branch():
 """
 
 
-def _branch(name: str, body: list[gast.stmt], plan: StatePlan, modified: frozenset[str]) -> list[gast.stmt]:
+def _branch(name: str, body: list[gast.stmt], plan: StatePlan, modified: frozenset[str], loc: gast.AST) -> list[gast.stmt]:
     return replace(
         _BRANCH,
+        loc,
         branch=name,
         names=[n for n in plan.names if n in modified],
         globals_=[n for n in plan.globals if n in modified],
@@ -48,18 +48,19 @@ def convert_if(
     helpers: dict[str, str],
 ) -> list[gast.stmt]:
     """The statements replacing `node`; `modified` holds the names each branch binds."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers)
+    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     if_body = helpers["if_body"]
-    code += _branch(if_body, node.body, plan, modified[0])
+    code += _branch(if_body, node.body, plan, modified[0], node)
     if node.orelse:
         else_body = helpers["else_body"]
-        code += _branch(else_body, node.orelse, plan, modified[1])
+        code += _branch(else_body, node.orelse, plan, modified[1], node)
         orelse: gast.expr = gast.Name(id=else_body, ctx=gast.Load(), annotation=None, type_comment=None)
     else:
-        orelse = replace("lambda: None")[0].value
-    code += undefined_inits(plan)
+        orelse = replace("lambda: None", node)[0].value
+    code += undefined_inits(plan, node)
     code += replace(
         "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",
+        node,
         test=node.test,
         if_body=if_body,
         orelse=orelse,
@@ -68,5 +69,4 @@ def convert_if(
         names=names_tuple(plan.names),
         nouts=gast.Constant(value=plan.nouts, kind=None),
     )
-    inherit_location(code, node)
     return code

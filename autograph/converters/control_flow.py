@@ -17,33 +17,40 @@ from autograph.converters.state import StatePlan, plan_if, plan_loop
 __all__ = ["transform"]
 
 
-class _ControlFlow(gast.NodeTransformer):
+class _ControlFlow:
+    """Rewrites statements innermost first, walking statement blocks only."""
+
     def __init__(self, ctx: Context, plans: dict[gast.AST, StatePlan], modified: dict, helpers: dict) -> None:
         self.ctx = ctx
         self.plans = plans
         self.modified = modified
         self.helpers = helpers
 
-    def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
-        return node
+    def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in block:
+            out.extend(self.statement(stmt))
+        return out
 
-    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
-
-    def _generated(self, code: list[gast.stmt]) -> list[gast.stmt]:
+    def statement(self, node: gast.stmt) -> list[gast.stmt]:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            return [node]
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list) and inner:
+                setattr(node, field, self.block(inner))
+        for child in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+            child.body = self.block(child.body)
+        if isinstance(node, gast.If):
+            code = convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
+        elif isinstance(node, gast.While):
+            code = convert_while(node, self.plans[node], self.ctx, self.helpers[node])
+        elif isinstance(node, gast.For):
+            code = convert_for(node, self.plans[node], self.ctx, self.helpers[node])
+        else:
+            return [node]
         self.ctx.generated.update(id(s) for s in code if isinstance(s, gast.FunctionDef))
         return code
-
-    def visit_If(self, node: gast.If) -> list[gast.stmt]:
-        self.generic_visit(node)
-        return self._generated(convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node]))
-
-    def visit_While(self, node: gast.While) -> list[gast.stmt]:
-        self.generic_visit(node)
-        return self._generated(convert_while(node, self.plans[node], self.ctx, self.helpers[node]))
-
-    def visit_For(self, node: gast.For) -> list[gast.stmt]:
-        self.generic_visit(node)
-        return self._generated(convert_for(node, self.plans[node], self.ctx, self.helpers[node]))
 
 
 def _own_statements(block: list[gast.stmt]):
@@ -96,10 +103,5 @@ def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.
         else:
             continue
         helpers[stmt] = _helper_names(stmt, plans[stmt], ctx)
-    transformer = _ControlFlow(ctx, plans, modified, helpers)
-    body: list[gast.stmt] = []
-    for stmt in node.body:
-        result = transformer.visit(stmt)
-        body.extend(result if isinstance(result, list) else [result])
-    node.body = body
+    node.body = _ControlFlow(ctx, plans, modified, helpers).block(node.body)
     return node

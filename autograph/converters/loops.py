@@ -20,7 +20,6 @@ import gast
 
 from autograph.converters.context import Context
 from autograph.converters.state import StatePlan, names_tuple, state_functions, undefined_inits
-from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
 __all__ = ["convert_while", "convert_for"]
@@ -44,7 +43,7 @@ def _opts(node: gast.AST, ctx: Context, iterate_names: str | None) -> gast.Dict:
 
 def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a while loop (its else: was moved out by break_statements)."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers)
+    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     loop_test = helpers["loop_test"]
     test_binds = sorted({n.target.id for n in gast.walk(node.test) if isinstance(n, gast.NamedExpr)})
@@ -58,6 +57,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
             nonlocal test_names
             return test
         """,
+        node,
         loop_body=loop_body,
         loop_test=loop_test,
         names=list(plan.names),
@@ -66,9 +66,10 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         body=node.body,
         test=node.test,
     )
-    code += undefined_inits(plan)
+    code += undefined_inits(plan, node)
     code += replace(
         "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)",
+        node,
         loop_test=loop_test,
         loop_body=loop_body,
         get_state=get_state,
@@ -76,31 +77,30 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, None),
     )
-    inherit_location(code, node)
     return code + node.orelse
 
 
-def _extra_test(flags: list[str], helpers: dict[str, str]) -> tuple[list[gast.stmt], gast.expr]:
+def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tuple[list[gast.stmt], gast.expr]:
     if not flags:
         return [], gast.Constant(value=None, kind=None)
-    test: gast.expr = replace("ag__.not_(flag)", flag=flags[-1])[0].value
+    test: gast.expr = replace("ag__.not_(flag)", loc, flag=flags[-1])[0].value
     for flag in reversed(flags[:-1]):
-        test = replace("ag__.and_(lambda: ag__.not_(flag), lambda: rest)", flag=flag, rest=test)[0].value
+        test = replace("ag__.and_(lambda: ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
     name = helpers["extra_test"]
-    code = replace("def extra_test():\n    return test", extra_test=name, test=test)
+    code = replace("def extra_test():\n    return test", loc, extra_test=name, test=test)
     return code, _load(name)
 
 
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a for loop; a single-name target not carried becomes the body's parameter."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers)
+    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     target = node.target
     if isinstance(target, gast.Name) and target.id not in plan.names:
         param, unpack = target.id, []
     else:
         param = helpers["itr"]
-        unpack = replace("target = itr", target=target, itr=param)
+        unpack = replace("target = itr", node, target=target, itr=param)
     code += replace(
         """
         def loop_body(itr):
@@ -109,6 +109,7 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
             unpack
             body
         """,
+        node,
         loop_body=loop_body,
         itr=param,
         names=list(plan.names),
@@ -116,11 +117,12 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         unpack=unpack,
         body=node.body,
     )
-    extra_code, extra_test = _extra_test(ctx.loop_flags.get(node, []), helpers)
+    extra_code, extra_test = _extra_test(ctx.loop_flags.get(node, []), helpers, node)
     code += extra_code
-    code += undefined_inits(plan)
+    code += undefined_inits(plan, node)
     code += replace(
         "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, opts)",
+        node,
         iter_=node.iter,
         extra_test=extra_test,
         loop_body=loop_body,
@@ -129,5 +131,4 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, gast.unparse(target).strip().strip("()")),
     )
-    inherit_location(code, node)
     return code + node.orelse

@@ -71,11 +71,13 @@ def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
     return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
 
 
-def state_functions(plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
+def state_functions(
+    plan: StatePlan, ctx: Context, helpers: dict[str, str], loc: gast.AST
+) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
     """The get_state/set_state definitions (none when there is no state) and the two callables."""
     if not plan.names:
-        getter = replace("lambda: ()")[0].value
-        setter = replace("lambda _: None")[0].value
+        getter = replace("lambda: ()", loc)[0].value
+        setter = replace("lambda _: None", loc)[0].value
         return [], getter, setter
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
@@ -90,6 +92,7 @@ def state_functions(plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> t
             nonlocal names
             targets = vars_
         """,
+        loc,
         get_state=get_state,
         set_state=set_state,
         vars_=vars_,
@@ -106,9 +109,9 @@ def _vars_name(ctx: Context) -> str:
     return ctx.vars_name
 
 
-def undefined_inits(plan: StatePlan) -> list[gast.stmt]:
+def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
     """`y = ag__.Undefined('y')` for each carried name that may be unbound before the statement."""
     out: list[gast.stmt] = []
     for name in plan.unbound:
-        out += replace("name = ag__.Undefined(text)", name=name, text=gast.Constant(value=name, kind=None))
+        out += replace("name = ag__.Undefined(text)", loc, name=name, text=gast.Constant(value=name, kind=None))
     return out

@@ -33,21 +33,35 @@ def _parse(template: str) -> tuple[gast.stmt, ...]:
     return tuple(gast.parse(textwrap.dedent(template)).body)
 
 
-def replace(template: str, **subs: _Sub) -> list[gast.stmt]:
-    """The template's statements with placeholders substituted (a new tree every call)."""
+def replace(template: str, loc: gast.AST | None = None, **subs: _Sub) -> list[gast.stmt]:
+    """The template's statements with placeholders substituted (a new tree every call).
+
+    `loc`: the user node whose location every new node takes (substituted
+    nodes keep their own), so generated lines map back to the user's line.
+    """
+    location = _location(loc)
     out: list[gast.stmt] = []
     for stmt in _parse(template):
-        out.extend(_stmt(stmt, subs))
+        out.extend(_stmt(stmt, subs, location))
     return out
 
 
-def replace_expr(template: str, **subs: _Sub) -> gast.expr:
+def replace_expr(template: str, loc: gast.AST | None = None, **subs: _Sub) -> gast.expr:
     """A one-expression template, substituted."""
-    (stmt,) = replace(template, **subs)
+    (stmt,) = replace(template, loc, **subs)
     return stmt.value
 
 
-def _stmt(node: gast.stmt, subs: dict) -> list[gast.stmt]:
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def _location(loc: gast.AST | None) -> tuple | None:
+    if loc is None or getattr(loc, "lineno", None) is None:
+        return None
+    return tuple((attr, getattr(loc, attr, None)) for attr in _LOCATION)
+
+
+def _stmt(node: gast.stmt, subs: dict, location: tuple | None) -> list[gast.stmt]:
     if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
         sub = subs[node.value.id]
         if isinstance(sub, list):
@@ -59,27 +73,38 @@ def _stmt(node: gast.stmt, subs: dict) -> list[gast.stmt]:
         for name in node.names:
             sub = subs.get(name, name)
             names.extend(sub if isinstance(sub, list) else [sub])
-        return [type(node)(names=names)] if names else []
-    return [_copy(node, subs)]
+        if not names:
+            return []
+        new = type(node)(names=names)
+        if location is not None:
+            for attr, value in location:
+                setattr(new, attr, value)
+        return [new]
+    return [_copy(node, subs, location)]
 
 
-def _copy(node: gast.AST, subs: dict) -> gast.AST:
-    if isinstance(node, gast.Name) and node.id in subs:
+def _copy(node: gast.AST, subs: dict, location: tuple | None) -> gast.AST:
+    cls = type(node)
+    if cls is gast.Name and node.id in subs:
         return _name_sub(node, subs[node.id])
-    fields = {}
-    for field, value in gast.iter_fields(node):
-        if isinstance(value, list):
+    new = cls.__new__(cls)
+    for field in cls._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
             if value and isinstance(value[0], gast.stmt):
-                fields[field] = [s for stmt in value for s in _stmt(stmt, subs)]
+                value = [s for stmt in value for s in _stmt(stmt, subs, location)]
             else:
-                fields[field] = [_copy(v, subs) if isinstance(v, gast.AST) else v for v in value]
+                value = [_copy(v, subs, location) if isinstance(v, gast.AST) else v for v in value]
         elif isinstance(value, gast.AST):
-            fields[field] = _copy(value, subs)
-        elif isinstance(value, str) and field == "name" and value in subs:
-            fields[field] = subs[value]
-        else:
-            fields[field] = value
-    return type(node)(**fields)
+            if not isinstance(value, (gast.expr_context, gast.operator, gast.boolop, gast.cmpop, gast.unaryop)):
+                value = _copy(value, subs, location)
+        elif field == "name" and type(value) is str and value in subs:
+            value = subs[value]
+        setattr(new, field, value)
+    if location is not None and isinstance(node, (gast.stmt, gast.expr)):
+        for attr, value in location:
+            setattr(new, attr, value)
+    return new
 
 
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
