@@ -216,6 +216,21 @@ class Tensor:
     swapaxes = _method("swapaxes")
     conj = _method("conjugate")
     conjugate = _method("conjugate")
+    argsort = _method("argsort")
+    diagonal = _method("diagonal")
+    searchsorted = _method("searchsorted")
+
+    @property
+    def real(self) -> Tensor:
+        return _method("real")(self)
+
+    @property
+    def imag(self) -> Tensor:
+        return _method("imag")(self)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
 
     def flatten(self) -> Tensor:
         return self.ravel()

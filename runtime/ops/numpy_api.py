@@ -138,6 +138,11 @@ def _nonzero(a: Any) -> tuple:
     return tuple(stage("nonzero_0", (t,), {"axis": k}) for k in range(max(t.ndim, 1)))
 
 
+def _where(condition: Any, *args: Any, **kwargs: Any) -> Any:
+    """np.where(c, x, y) selects; np.where(c) alone is np.nonzero(c)."""
+    return stage("where", (condition, *args), kwargs) if args or kwargs else _nonzero(condition)
+
+
 def _split(array: Any, indices_or_sections: Any, axis: int = 0, *, strict: bool = True) -> list:
     t = _tensor(array)
     if t.shape is None:
@@ -162,7 +167,7 @@ def _split(array: Any, indices_or_sections: Any, axis: int = 0, *, strict: bool 
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "shape": _shape, "size": _size, "ndim": _ndim, "asarray": _asarray, "asanyarray": _asarray,
     "array": _asarray, "astype": _astype, "empty_like": _empty_like, "nonzero": _nonzero,
-    "split": _split, "array_split": lambda a, s, axis=0: _split(a, s, axis, strict=False),
+    "where": _where, "split": _split, "array_split": lambda a, s, axis=0: _split(a, s, axis, strict=False),
 }
 _OPS = {
     name for name in (

@@ -233,7 +233,8 @@ def _empty(item: Any) -> Any:
 
 def elementwise_type(fn: Callable, args: tuple, kwargs: dict, output: int | None = None) -> TensorType:
     """Type of an elementwise call: arguments (and `where=`) broadcast; dtype from `fn` on empties."""
-    operands = [a for a in args if a is not None] + ([kwargs["where"]] if "where" in kwargs else [])
+    operands = [a for a in args if a is not None]
+    operands += [v for k, v in kwargs.items() if isinstance(v, TensorType) or k == "where"]
     shape = broadcast(*(shape_of(a) for a in operands))
     value = probe(fn, tuple(_empty(a) for a in args), {k: _empty(v) for k, v in kwargs.items()})
     if output is not None:

@@ -108,6 +108,20 @@ def test_methods():
     check(lambda t: t.swapaxes(0, 1), I)
     check(lambda t: t.conj(), F)
     check(lambda t: t.mT, F)
+    check(lambda t: t.argsort(axis=0), F)
+    check(lambda t: t.diagonal(), F)
+    check(lambda t: t.real + t.imag, F)
+    check(lambda t: t[0].searchsorted(0.5), F)
+    graph, (t,) = stage(lambda t: t, [F])
+    assert t.itemsize == 4
+
+
+def test_list_operands_are_arrays():
+    check(lambda t: t + [1, 2, 3, 4], I)
+    check(lambda t: t * [[0.5], [1.5], [2.0]], F)
+    check(lambda t: [1, 2, 3, 4] - t, F)
+    check(lambda t: t == [1, 2, 3, 4], I)
+    check(lambda t: np.clip(t, a_min=0, a_max=t[0]), F)
 
 
 def test_introspection():

@@ -31,7 +31,7 @@ CASES = {
     "nanvar": [(np.nanvar, A)], "nanargmax": [(np.nanargmax, A)], "nanargmin": [(np.nanargmin, A)],
     "nanmedian": [(np.nanmedian, A)], "cumsum": [(np.cumsum, A)], "cumprod": [(lambda a: np.cumprod(a, 1), B)],
     "nancumsum": [(np.nancumsum, A)], "nancumprod": [(np.nancumprod, A)],
-    "where": [(lambda m, a: np.where(m, a, 0), M, A), (lambda m, b: np.where(m, b, 1.5), M, B.T)],
+    "where": [(lambda m, a: np.where(m, a, 0), M, A), (np.where, M), (lambda m, b: np.where(m, b, 1.5), M, B.T)],
     "clip": [(lambda a: np.clip(a, -1, 1), A), (lambda b: np.clip(b, 0, 2), B)],
     "isclose": [(lambda a: np.isclose(a, 0.5), A)], "nan_to_num": [(np.nan_to_num, A)],
     "real_if_close": [(np.real_if_close, A)],
@@ -92,7 +92,7 @@ CASES = {
     "linalg.det": [(lambda a: np.linalg.det(a[:, :3]), A)], "linalg.inv": [(lambda a: np.linalg.inv(a[:, :3] + 3 * np.eye(3)), A)],
     "linalg.solve": [(lambda a, v: np.linalg.solve(a[:, :3] + 3 * np.eye(3), v[:3]), A, V)],
 }
-DATA_DEPENDENT = {"argwhere", "flatnonzero", "unique", "nonzero", "repeat"}
+DATA_DEPENDENT = {"argwhere", "flatnonzero", "unique", "nonzero", "repeat", "where"}
 
 
 def test_every_table_function_has_cases():
