@@ -90,8 +90,8 @@ class _Collector:
         self._children(node)
 
     def _children(self, node: gast.AST) -> None:
-        for field in node._fields:
-            value = getattr(node, field, None)
+        for name in node._fields:
+            value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, gast.AST):
