@@ -170,6 +170,8 @@ def render(item: Any, sources: Sequence[str]) -> str:
     if isinstance(item, Span):
         parts = ", ".join(render(v, sources) for v in (item.start, item.stop, item.step))
         return f"slice({parts})"
+    if isinstance(item, type) and _is_dtype_like(item):
+        item = np.dtype(item)
     if isinstance(item, np.dtype):
         return f"np.dtype({item.str if item.names else item.name!r})"
     if item is Ellipsis:

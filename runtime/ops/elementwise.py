@@ -15,7 +15,15 @@ from typing import Any
 import numpy as np
 
 from runtime.ops.define import define
-from runtime.ops.shapes import elementwise_type, matmul_shape, probe, probe_type, reduced, shape_of
+from runtime.ops.shapes import (
+    elementwise_type,
+    matmul_shape,
+    normalize_axes,
+    probe,
+    probe_type,
+    reduced,
+    shape_of,
+)
 from runtime.types import TensorType
 
 __all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "cast"]
@@ -55,7 +63,9 @@ def _call_rule(ufunc: np.ufunc, output: int):
 
 
 def _reduce_rule(ufunc: np.ufunc):
-    def rule(a: TensorType, axis: Any = 0, dtype: Any = None, keepdims: bool = False, **kw: Any) -> TensorType:
+    def rule(
+        a: TensorType, axis: Any = 0, dtype: Any = None, out: None = None, keepdims: bool = False, **kw: Any
+    ) -> TensorType:
         value = probe(ufunc.reduce, (a,), {"axis": axis, "dtype": dtype, "keepdims": keepdims, **kw}, small=True)
         return TensorType(np.asarray(value).dtype, reduced(a.shape, axis, keepdims))
 
@@ -65,6 +75,8 @@ def _reduce_rule(ufunc: np.ufunc):
 def _accumulate_rule(ufunc: np.ufunc):
     def rule(a: TensorType, axis: int = 0, dtype: Any = None, **kw: Any) -> TensorType:
         value = probe(ufunc.accumulate, (a,), {"axis": axis, "dtype": dtype, **kw}, small=True)
+        if a.shape is not None:
+            normalize_axes(axis, len(a.shape))
         return TensorType(np.asarray(value).dtype, a.shape)
 
     return rule

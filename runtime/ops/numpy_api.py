@@ -81,8 +81,20 @@ def _unknown_length(rank_of: Callable[[TensorType], tuple | None], dtype: Any = 
 define("repeat", np.repeat, _repeat_rule)
 define("argwhere", np.argwhere, _unknown_length(lambda a: (None, a.rank), np.intp))
 define("flatnonzero", np.flatnonzero, _unknown_length(lambda a: (None,), np.intp))
-define("unique", np.unique, _unknown_length(lambda a: (None,)))
-define("nonzero_0", lambda a, axis: np.nonzero(a)[axis], _unknown_length(lambda a: (None,), np.intp), emit=lambda s, attrs: f"np.nonzero({s[0]})[{attrs['axis']!r}]")
+define("nonzero", lambda a, index: np.nonzero(a)[index], _unknown_length(lambda a: (None,), np.intp),
+       emit=lambda s, attrs: f"np.nonzero({s[0]})[{attrs['index']!r}]")
+
+
+def _unique_rule(a: TensorType, *args: Any, **kwargs: Any) -> TensorType:
+    if any(args) or any(kwargs.get(k) for k in ("return_index", "return_inverse", "return_counts", "axis")):
+        raise staging_error(
+            "np.unique stages only in its plain form np.unique(t) (a flat, sorted tensor of unknown "
+            "length); use ag.py_function for the return_* and axis= forms"
+        )
+    return TensorType(a.dtype, (None,))
+
+
+define("unique", np.unique, _unique_rule)
 define(
     "shape", lambda a: np.asarray(np.shape(a), np.int64), lambda a: TensorType(np.int64, (a.rank,)),
     emit=lambda s, attrs: f"np.asarray(np.shape({s[0]}), np.int64)",
@@ -135,7 +147,7 @@ def _nonzero(a: Any) -> tuple:
     t = _tensor(a)
     if t.ndim is None:
         raise staging_error("np.nonzero of a tensor of unknown rank; use np.argwhere instead")
-    return tuple(stage("nonzero_0", (t,), {"axis": k}) for k in range(max(t.ndim, 1)))
+    return tuple(stage("nonzero", (t,), {"index": k}) for k in range(max(t.ndim, 1)))
 
 
 def _where(condition: Any, *args: Any, **kwargs: Any) -> Any:

@@ -72,12 +72,8 @@ def _squeeze_rule(a: TensorType, axis: Any = None) -> TensorType:
     if a.shape is None:
         return a
     if axis is None:
-        if None in a.shape:
-            raise staging_error(
-                f"squeeze of a tensor of shape {a.shape_str()} with unknown dims: pass axis= "
-                f"so the result's rank is known"
-            )
-        return TensorType(a.dtype, tuple(d for d in a.shape if d != 1))
+        # An unknown dim may or may not be 1: the result's rank is unknown (pass axis= to keep it).
+        return TensorType(a.dtype, None if None in a.shape else tuple(d for d in a.shape if d != 1))
     axes = normalize_axes(axis, len(a.shape))
     for i in axes:
         if a.shape[i] not in (1, None):

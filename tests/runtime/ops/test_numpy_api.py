@@ -176,6 +176,11 @@ def test_unsupported_function_is_a_staging_error():
         stage(lambda v: np.cumulative_sum(v), [V])
 
 
+def test_unique_forms():
+    with pytest.raises(StagingError, match="return_"):
+        stage(lambda b: np.unique(b, return_counts=True), [B])
+
+
 def test_out_argument_is_a_staging_error():
     with pytest.raises(StagingError, match="out="):
         stage(lambda a: np.sum(a, out=a), [A])
