@@ -1,0 +1,117 @@
+"""converted_call: overrides first, then what is called as is, then conversion of user code."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+import autograph as ag
+from autograph.converted_call import converted_call, is_convertible
+from runtime.operators.builtins import OVERRIDES
+
+
+def user_function(x):
+    if x > 0:
+        return x
+    return -x
+
+
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    def scale(self, x):
+        while x < self.k:
+            x = x * 2
+        return x
+
+
+def test_user_functions_are_converted_once():
+    assert converted_call(user_function, (-3,), None) == 3
+    assert converted_call(user_function, (), {"x": 4}) == 4
+    from autograph.converted_call import _TARGETS
+
+    target = _TARGETS[user_function]
+    assert target is not user_function
+    assert getattr(target, "__autograph_converted__", True)
+    assert converted_call(user_function, (5,), None) == 5
+    assert _TARGETS[user_function] is target
+
+
+def test_bound_methods_are_converted_with_self():
+    scaler = Scaler(10)
+    assert converted_call(scaler.scale, (3,), None) == 12
+
+
+def test_builtins_numpy_stdlib_and_classes_run_as_is():
+    assert converted_call(np.sum, ([1, 2],), None) == 3
+    assert converted_call(math.floor, (2.5,), None) == 2
+    assert converted_call(sorted, ([3, 1],), {"reverse": True}) == [3, 1]
+    assert isinstance(converted_call(Scaler, (2,), None), Scaler)
+    assert not is_convertible(np.sum)
+    assert not is_convertible(math.floor)
+    assert not is_convertible(Scaler)
+    assert is_convertible(user_function)
+
+
+def test_overrides_are_called_instead_of_builtins(monkeypatch):
+    def original(x):
+        return "original"
+
+    monkeypatch.setitem(OVERRIDES, original, lambda x: ("override", x))
+    assert converted_call(original, (1,), None) == ("override", 1)
+    assert converted_call(len, ([1, 2, 3],), None) == 3
+
+
+def test_do_not_convert_and_function_objects_run_as_is():
+    calls = []
+
+    @ag.do_not_convert
+    def marked(x):
+        calls.append(x)
+        return x
+
+    class FunctionLike:
+        __autograph_function__ = True
+
+        def __call__(self, x):
+            return x + 1
+
+    assert converted_call(marked, (1,), None) == 1
+    assert not is_convertible(marked)
+    assert converted_call(FunctionLike(), (1,), None) == 2
+
+
+def test_functions_without_source_run_unconverted():
+    namespace: dict = {}
+    exec("def made(x):\n    return x * 3\n", namespace)
+    assert converted_call(namespace["made"], (2,), None) == 6
+
+
+def test_lambdas_are_converted():
+    f = lambda x: x if x > 0 else -x  # noqa: E731
+    assert converted_call(f, (-2,), None) == 2
+
+
+def test_generators_are_called_as_is():
+    def gen(n):
+        yield from range(n)
+
+    assert list(converted_call(gen, (3,), None)) == [0, 1, 2]
+
+
+def test_fast_path_overhead_is_small():
+    def tiny(x):
+        return x
+
+    converted_call(tiny, (1,), None)
+    n = 20000
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(n):
+            converted_call(tiny, (1,), None)
+        best = min(best, (time.perf_counter() - start) / n)
+    assert best < 10e-6  # generous bound for loaded CI machines; typically well under 1 us

@@ -1,0 +1,86 @@
+"""convert_source: the static entry (`autograph convert file.py`), which never imports the file."""
+
+from __future__ import annotations
+
+import textwrap
+
+from autograph.pipeline import convert_source
+
+SOURCE = textwrap.dedent(
+    '''
+    import numpy as np
+    import autograph as ag
+    from autograph import function as fn
+    import autograph
+
+    raise SystemExit("this file must never run")
+
+    @ag.function
+    def collatz(n):
+        steps = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            steps += 1
+        return steps
+
+    @fn(input_signature=None)
+    def aliased(x):
+        return np.tanh(x)
+
+    @autograph.function()
+    def called_decorator(x):
+        if x > 0:
+            x = -x
+        return x
+
+    def plain(x):
+        return x + 1
+
+    def gen(x):
+        yield x
+
+    class Model:
+        @ag.function
+        def method(self, x):
+            for i in range(3):
+                x += i
+            return x
+    '''
+)
+
+
+def test_decorated_functions_by_default():
+    results = convert_source(SOURCE, "model.py")
+    names = [r.qualname for r in results]
+    assert names == ["collatz", "aliased", "called_decorator", "Model.method"]
+    assert all(r.error is None for r in results)
+    collatz = results[0]
+    assert collatz.lineno == 10
+    assert collatz.code.startswith("def collatz(n):\n")
+    assert "ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('n', 'steps'), {})" in collatz.code
+    assert "@" not in collatz.code
+    assert "np.tanh(x)" in results[1].code
+
+
+def test_selected_names_and_errors_per_function():
+    results = convert_source(SOURCE, "model.py", names=["plain", "gen", "Model.method"])
+    by_name = {r.qualname: r for r in results}
+    assert by_name["plain"].code.strip() == "def plain(x):\n    return x + 1"
+    error = by_name["gen"].error
+    assert error is not None and "model.py:" in str(error) and "yield" in str(error)
+    assert by_name["gen"].code == ""
+    assert by_name["Model.method"].error is None
+
+
+def test_all_functions():
+    results = convert_source(SOURCE, "model.py", all_functions=True)
+    assert len(results) == 6
+
+
+def test_syntax_error_is_a_conversion_error():
+    import pytest
+
+    from runtime.errors import ConversionError
+
+    with pytest.raises(ConversionError, match="bad.py"):
+        convert_source("def f(:\n    pass\n", "bad.py")
