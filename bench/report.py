@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from bench.harness import Missing, Result, Stats
 
-__all__ = ["Section", "cell", "fmt_seconds", "ratio", "ratio_cell", "render"]
+__all__ = ["Section", "cell", "fmt_seconds", "ratio", "ratio_cell", "render", "summary"]
 
 
 def fmt_seconds(seconds: float) -> str:
@@ -101,5 +101,23 @@ class Section:
         return "\n".join(lines) + "\n"
 
 
+def _tally(section: Section) -> tuple[int, int]:
+    """(met, judged): the target cells of a section that hold a number."""
+    cells = [c for _, rows in [(section.headers, section.rows), *section.more]
+             for row in rows for c in row]
+    met = sum(c.endswith("(met)") for c in cells)
+    return met, met + sum(c.endswith("(not met)") for c in cells)
+
+
+def summary(sections: list[Section]) -> str:
+    """One line per benchmark: how many of its target checks are met."""
+    lines = ["| benchmark | target checks met |", "| --- | --- |"]
+    for section in sections:
+        met, judged = _tally(section)
+        lines.append(f"| {section.title} | {f'{met} of {judged}' if judged else 'no target'} |")
+    return "\n".join(lines) + "\n"
+
+
 def render(preamble: str, sections: list[Section]) -> str:
-    return preamble.rstrip() + "\n\n" + "\n".join(s.markdown() for s in sections)
+    body = "\n".join(s.markdown() for s in sections)
+    return f"{preamble.rstrip()}\n\n## Summary\n\n{summary(sections)}\n{body}"

@@ -40,3 +40,10 @@ def test_section_renders_tables_and_notes():
     text = render("# R", [section])
     assert "| a | b |" in text and "| 1 | 2 |" in text and "| c |" in text
     assert text.count("ValueError: x") == 1
+
+
+def test_summary_counts_target_checks():
+    section = Section("B", "intro", ["x"], rows=[["1x (met)"], ["2x (not met)"], ["—"]])
+    plain = Section("C", "intro", ["x"], rows=[["4"]])
+    text = render("# R", [section, plain])
+    assert "| B | 1 of 2 |" in text and "| C | no target |" in text
