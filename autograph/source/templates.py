@@ -55,13 +55,16 @@ def replace_expr(template: str, loc: gast.AST | None = None, **subs: _Sub) -> ga
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
-def _location(loc: gast.AST | None) -> tuple | None:
+_NO_LOCATION = tuple((attr, None) for attr in _LOCATION)
+
+
+def _location(loc: gast.AST | None) -> tuple:
     if loc is None or getattr(loc, "lineno", None) is None:
-        return None
+        return _NO_LOCATION  # to be filled by inherit_location
     return tuple((attr, getattr(loc, attr, None)) for attr in _LOCATION)
 
 
-def _stmt(node: gast.stmt, subs: dict, location: tuple | None) -> list[gast.stmt]:
+def _stmt(node: gast.stmt, subs: dict, location: tuple) -> list[gast.stmt]:
     if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
         sub = subs[node.value.id]
         if isinstance(sub, list):
@@ -76,14 +79,13 @@ def _stmt(node: gast.stmt, subs: dict, location: tuple | None) -> list[gast.stmt
         if not names:
             return []
         new = type(node)(names=names)
-        if location is not None:
-            for attr, value in location:
-                setattr(new, attr, value)
+        for attr, value in location:
+            setattr(new, attr, value)
         return [new]
     return [_copy(node, subs, location)]
 
 
-def _copy(node: gast.AST, subs: dict, location: tuple | None) -> gast.AST:
+def _copy(node: gast.AST, subs: dict, location: tuple) -> gast.AST:
     cls = type(node)
     if cls is gast.Name and node.id in subs:
         return _name_sub(node, subs[node.id])
@@ -101,7 +103,7 @@ def _copy(node: gast.AST, subs: dict, location: tuple | None) -> gast.AST:
         elif field == "name" and type(value) is str and value in subs:
             value = subs[value]
         setattr(new, field, value)
-    if location is not None and isinstance(node, (gast.stmt, gast.expr)):
+    if isinstance(node, (gast.stmt, gast.expr)):
         for attr, value in location:
             setattr(new, attr, value)
     return new

@@ -1,0 +1,60 @@
+"""activity: reads and writes per statement, nested scopes, captured names."""
+
+import gast
+
+from autograph.analysis.activity import Activity, expression_effects, free_names
+
+
+def fn(source: str) -> gast.FunctionDef:
+    return gast.parse(source).body[0]
+
+
+def test_statement_effects():
+    f = fn("def f(a):\n    b = a + c\n    b += 1\n    del a\n")
+    activity = Activity.of_function(f)
+    assert activity.effects(f.body[0]).reads == {"a", "c"}
+    assert activity.effects(f.body[0]).writes == {"b"}
+    assert activity.effects(f.body[1]).reads == {"b"}
+    assert activity.effects(f.body[2]).writes == {"a"}
+    assert activity.params == {"a"}
+
+
+def test_nested_scopes_read_free_names_bind_only_their_name():
+    f = fn(
+        "def f(x):\n"
+        "    def g(y):\n"
+        "        z = y + x\n"
+        "        def h():\n"
+        "            return z + w\n"
+        "        return h\n"
+        "    k = lambda q: q + x + v\n"
+        "    s = [i * t for i in x]\n"
+    )
+    activity = Activity.of_function(f)
+    assert activity.effects(f.body[0]).writes == {"g"}
+    assert activity.effects(f.body[0]).reads == {"x", "w"}
+    assert activity.effects(f.body[1]).reads == {"x", "v"}
+    assert activity.effects(f.body[2]).reads == {"x", "t"}
+    assert activity.captured == {"x", "w", "v"}
+
+
+def test_free_names_are_exact_for_shadowing():
+    g = fn("def g():\n    t = 1\n    def h():\n        t = 2\n        return t\n    return u\n")
+    assert free_names(g) == {"u"}
+    outer = fn("def o():\n    def i():\n        t = 2\n    return t\n")
+    assert free_names(outer) == {"t"}
+
+
+def test_global_and_nonlocal_declarations():
+    f = fn("def f():\n    global g\n    nonlocal n\n    g = 1\n    n = 2\n    m = 3\n")
+    activity = Activity.of_function(f)
+    assert activity.globals == {"g"}
+    assert activity.nonlocals == {"n"}
+    assert activity.local_names() == {"m"}
+
+
+def test_walrus_in_comprehension_binds_outside():
+    (stmt,) = gast.parse("[y := i for i in xs]").body
+    effects = expression_effects(stmt)
+    assert effects.writes == {"y"}
+    assert effects.reads == {"xs"}
