@@ -1,0 +1,30 @@
+"""state: which names an if or loop carries, which need initialising."""
+
+import gast
+
+from autograph.analysis import analyze
+from autograph.converters.state import plan_if, plan_loop
+
+
+def plan(source: str, index: int = 0):
+    fn = gast.parse(source).body[0]
+    node = fn.body[index]
+    analyses = analyze(fn)
+    return (plan_if if isinstance(node, gast.If) else plan_loop)(node, analyses)
+
+
+def test_if_outputs_first_then_read_modified():
+    p = plan("def f(x, n):\n    if x:\n        y = 1\n        n += 1\n        t = 0\n    return y\n")
+    assert p.names == ("y", "n")
+    assert p.nouts == 1
+    assert p.unbound == ("y",)
+
+
+def test_loop_vars_exclude_body_locals_and_globals():
+    p = plan(
+        "def f(n):\n    global g\n    s = 0\n    for i in range(n):\n        t = i\n        s += t\n        g = s\n    return s\n",
+        2,
+    )
+    assert p.names == ("s",)
+    assert p.globals == ("g",)
+    assert p.unbound == ()
