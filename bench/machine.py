@@ -33,7 +33,7 @@ def _commit() -> str:
 
 
 def machine_line(peer_versions: dict[str, str]) -> str:
-    """CPU count and model, Python, NumPy and TensorFlow versions, OpenBLAS settings."""
+    """CPU count and model, Python, NumPy and TensorFlow versions, OpenBLAS, load."""
     tf = peer_versions.get("tensorflow", "not run")
     tf_numpy = peer_versions.get("numpy")
     tf_text = f"TensorFlow {tf}" + (f" (with NumPy {tf_numpy})" if tf_numpy else "")
@@ -44,5 +44,14 @@ def machine_line(peer_versions: dict[str, str]) -> str:
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (
         f"Machine: {os.cpu_count()} CPUs ({_cpu_model()}), Python {sys.version.split()[0]}, "
-        f"NumPy {np.__version__}, {tf_text}, {blas}; commit {_commit()}, {stamp}."
+        f"NumPy {np.__version__}, {tf_text}, {blas}; {_load()}; commit {_commit()}, {stamp}."
     )
+
+
+def _load() -> str:
+    """Other work on the machine slows every side: say how much there was."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "load average unknown"
+    return f"load average at the end {one:.1f}, {five:.1f}, {fifteen:.1f} (1, 5, 15 min)"

@@ -38,7 +38,9 @@ runs in its own environment and process (bench/.venv-peers), "limit" is the
 same work hand-written in Python/NumPy. Cells without a number say why:
 "not built" (that part of the project does not exist yet), "failed" (the
 notes under the table give the error). All sides get the same inputs
-(bench/corpus/inputs.py).
+(bench/corpus/inputs.py). Times are wall-clock: on a machine busy with other
+work (see the load average above) every side is slower and noisier, so
+compare the ratios, and the spread of each cell, more than the absolute times.
 """
 
 
