@@ -28,5 +28,18 @@ class Undefined:
         raise UnboundLocalError(f"local variable {self.symbol_name!r} referenced before assignment")
 
 
+def _unbound(self: Undefined, *args: object) -> object:
+    raise UnboundLocalError(f"local variable {self.symbol_name!r} referenced before assignment")
+
+
+# Any arithmetic, comparison, indexing or iteration of a still-unbound name fails as Python would.
+for _name in (
+    "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
+    "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
+    "lt le gt ge getitem setitem delitem iter len contains call index int float complex"
+).split():
+    setattr(Undefined, f"__{_name}__", _unbound)
+
+
 def is_undefined(value: object) -> bool:
     return isinstance(value, Undefined)
