@@ -193,13 +193,15 @@ def _reindent(code: str, indent: str) -> str:
 
 
 def _import_line(tree: ast.Module) -> int:
-    """The line to insert the `ag__` import at: after the docstring and __future__."""
+    """The line to insert the `ag__` import at: the first statement after the
+    docstring and __future__ imports, so a leading `#!` line and coding
+    comment stay on lines 1-2 where Python looks for them."""
     line = 1
     for index, node in enumerate(tree.body):
         is_doc = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         is_future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
         if not (is_doc or is_future):
-            break
+            return _start(node)[0]
         line = node.end_lineno + 1
     return line
 

@@ -78,7 +78,7 @@ def test_nested_function_is_converted_once_with_its_outer_function():
             return inner(x)
     ''', all_functions=True)
     assert out.count("@do_not_convert") == 1
-    assert out.startswith(f"from autograph import do_not_convert\n{NAMESPACE_IMPORT}\n")
+    assert out.lstrip().startswith(f"from autograph import do_not_convert\n{NAMESPACE_IMPORT}\n")
     assert out.count(NAMESPACE_IMPORT) == 1
 
 
@@ -125,3 +125,11 @@ def test_function_on_first_line_gets_the_import_before_it():
     assert build("from autograph import function\n@function\ndef f(x):\n    return x\n").startswith(
         f"{NAMESPACE_IMPORT}\nfrom autograph import function\n@function(autograph=False)\n"
     )
+
+
+def test_shebang_and_coding_comment_stay_on_the_first_two_lines():
+    out = build("#!/usr/bin/env python\n# -*- coding: latin-1 -*-\n\nimport autograph as ag\n\n\n"
+                "@ag.function\ndef f(x):\n    return x\n")
+    assert out.splitlines()[:5] == [
+        "#!/usr/bin/env python", "# -*- coding: latin-1 -*-", "", NAMESPACE_IMPORT, "import autograph as ag",
+    ]
