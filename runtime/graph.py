@@ -194,11 +194,16 @@ class Graph:
 
     def _repr_svg_(self) -> str | None:
         """Jupyter's picture of the graph; None (text fallback) without Graphviz."""
+        import subprocess
+
         from runtime.dot import dot_available, render
 
         if not dot_available():
             return None
-        return render(self.to_dot(), "svg").decode("utf-8")
+        try:
+            return render(self.to_dot(), "svg").decode("utf-8")
+        except (RuntimeError, OSError, subprocess.TimeoutExpired):
+            return None  # a picture is a nicety: fall back to the text repr
 
     def to_source(self) -> str:
         """The Python source the compiler generates for this graph (see `runtime.compile`)."""
