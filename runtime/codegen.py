@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = ["GeneratedSource", "generate_source", "scalar_literal"]
 
 _INDENT = "    "
 _CONTROL = ("cond", "while")
+_SUFFIX = re.compile(r"_\d+$")
 
 
 @dataclass
@@ -102,8 +104,9 @@ class _Emitter:
 
     # -- names ----------------------------------------------------------
     def name_of(self, node: Node) -> str:
+        """The node's Python name; a subgraph node named `n_1` becomes `n_2` rather than `n_1_1`."""
         if node not in self.names:
-            self.names[node] = self.ns.create(node.name)
+            self.names[node] = self.ns.create(_SUFFIX.sub("", node.name) or node.name)
         return self.names[node]
 
     def bind(self, hint: str, value: Any) -> str:

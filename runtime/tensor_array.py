@@ -40,26 +40,34 @@ def ta_new(*size: Any, dynamic: bool) -> list:
 
 def ta_write(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype) -> list:
     """Store `value` at `index` (growing the buffer when dynamic); returns the same list."""
-    i = int(index)
-    if i < 0 or i >= len(items):
-        if not dynamic or i < 0:
-            raise InvalidArgumentError(
-                f"TensorArray index {i} is out of bounds for size {len(items)}; create it with "
-                f"dynamic_size=True to let it grow."
-            )
-        items.extend([None] * (i + 1 - len(items)))
-    if getattr(value, "dtype", None) != dtype:
+    value_dtype = getattr(value, "dtype", None)
+    if value_dtype is not dtype and value_dtype != dtype:
         value = np.asarray(value, dtype=dtype)
+    if index >= 0:
+        try:
+            items[index] = value
+            return items
+        except IndexError:
+            pass
+    i = int(index)
+    if not dynamic or i < 0:
+        raise InvalidArgumentError(
+            f"TensorArray index {i} is out of bounds for size {len(items)}; create it with "
+            f"dynamic_size=True to let it grow."
+        )
+    items.extend([None] * (i + 1 - len(items)))
     items[i] = value
     return items
 
 
 def ta_read(items: list, index: Any) -> Any:
     """The element at `index`."""
-    i = int(index)
-    value = items[i] if -len(items) <= i < len(items) else None
+    try:
+        value = items[index]
+    except IndexError:
+        value = None
     if value is None:
-        raise InvalidArgumentError(f"TensorArray element {i} was read before it was written")
+        raise InvalidArgumentError(f"TensorArray element {int(index)} was read before it was written")
     return value
 
 

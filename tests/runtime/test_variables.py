@@ -127,3 +127,19 @@ def test_assigning_an_incompatible_dtype_is_a_staging_error():
     v = Variable(1, name="count")
     with pytest.raises(StagingError, match="float64 value to the int64 Variable 'count'"):
         build(lambda x: v.assign(x), (np.float64, ()))
+
+
+def test_numpy_functions_and_operators_on_a_variable_are_staged_reads():
+    v = Variable([1.0, 4.0], name="scale")
+
+    def f(x):
+        return np.sqrt(v) * x, x - v, np.sum(v)
+
+    graph = build(f, (np.float64, (2,)))
+    assert [n.op for n in graph.nodes].count("read_variable") == 3
+    fn = compile_graph(graph)
+    v.assign([4.0, 9.0])
+    out = fn(np.array([1.0, 2.0]))
+    np.testing.assert_array_equal(out[0], [2.0, 6.0])
+    np.testing.assert_array_equal(out[1], [-3.0, -7.0])
+    assert out[2] == 13.0
