@@ -6,6 +6,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autograph.cli import main
 from autograph.cli.graph import UsageError, parse_spec
@@ -27,6 +29,19 @@ def test_tensor_specs(text, shape, dtype):
     spec = parse_spec(text)
     assert isinstance(spec, TensorSpec)
     assert spec.shape == shape
+    assert np.dtype(spec.dtype) == np.dtype(dtype)
+
+
+@given(
+    st.sampled_from(["float32", "float64", "int32", "int64", "bool", "uint8", "complex128"]),
+    st.lists(st.one_of(st.none(), st.integers(0, 10**6)), max_size=5),
+    st.sampled_from(["None", "?"]),
+    st.sampled_from([",", ", ", " , "]),
+)
+def test_any_written_spec_reads_back(dtype, shape, unknown, separator):
+    text = f"{dtype}[{separator.join(unknown if d is None else str(d) for d in shape)}]"
+    spec = parse_spec(text)
+    assert spec.shape == tuple(shape)
     assert np.dtype(spec.dtype) == np.dtype(dtype)
 
 
