@@ -1,0 +1,281 @@
+"""Guide section "AutoGraph transformations", end to end through ag.function.
+
+Each example is written as in the guide (with NumPy and ag.*), traced by
+ag.function and run; tests print what the guide prints, plus node counts.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def line_of(fn, marker: str) -> str:
+    """`file:line` of the line of `fn`'s source holding `marker`."""
+    lines, start = inspect.getsourcelines(fn)
+    for offset, text in enumerate(lines):
+        if marker in text:
+            return f"{inspect.getsourcefile(fn)}:{start + offset}"
+    raise AssertionError(marker)
+
+
+def node_count(f, *args) -> int:
+    return len(f.get_concrete_function(*args).graph.as_graph_def().node)
+
+
+# -- A simple loop ----------------------------------------------------------------
+@ag.function
+def tanh_loop(x):
+    while np.sum(x) > 1:
+        ag.print(x)
+        x = np.tanh(x)
+    return x
+
+
+def test_simple_loop(capsys):
+    start = np.array([0.666, 0.714, 0.724, 0.331, 0.184], np.float32)
+    result = tanh_loop(start)
+    printed = capsys.readouterr().out.splitlines()
+    expected = start
+    steps = 0
+    while np.sum(expected) > 1:
+        expected = np.tanh(expected)
+        steps += 1
+    np.testing.assert_allclose(result, expected, rtol=1e-6)
+    assert len(printed) == steps
+    print("\n".join(printed))
+    print(f"tanh loop: {node_count(tanh_loop, start)} nodes")
+
+
+# -- fizzbuzz: a staged for over ag.range with a nested cond ------------------------
+@ag.function
+def fizzbuzz(n):
+    for i in ag.range(1, n + 1):
+        print("Tracing for loop")
+        if i % 15 == 0:
+            print("Tracing fizzbuzz branch")
+            ag.print("fizzbuzz")
+        elif i % 3 == 0:
+            print("Tracing fizz branch")
+            ag.print("fizz")
+        elif i % 5 == 0:
+            print("Tracing buzz branch")
+            ag.print("buzz")
+        else:
+            print("Tracing default branch")
+            ag.print(i)
+
+
+def test_fizzbuzz(capsys):
+    fizzbuzz(np.int64(5))
+    fizzbuzz(np.int64(20))
+    out = capsys.readouterr().out.splitlines()
+    assert out[:5] == ["Tracing for loop", "Tracing fizzbuzz branch", "Tracing fizz branch",
+                       "Tracing buzz branch", "Tracing default branch"]
+    expected = ["fizzbuzz" if i % 15 == 0 else "fizz" if i % 3 == 0 else "buzz" if i % 5 == 0
+                else str(i) for n in (5, 20) for i in range(1, n + 1)]
+    assert out[5:] == expected
+    print("\n".join(out))
+
+
+# -- collatz: a staged while with a conditional expression ---------------------------
+@ag.function
+def collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+def test_collatz_is_traced_once():
+    assert collatz(np.int64(27)) == 111
+    assert collatz(np.int64(97)) == 118
+    assert collatz(np.int64(1)) == 0
+    assert collatz.experimental_get_tracing_count() == 1
+    print(f"collatz: {node_count(collatz, np.int64(27))} nodes, traced once for 27, 97 and 1")
+
+
+# -- Accumulating values in a loop ---------------------------------------------------
+def rnn_step(inp, state):
+    return inp + state
+
+
+@ag.function
+def dynamic_rnn(rnn_step, input_data, initial_state):
+    # [batch, time, features] -> [time, batch, features]
+    input_data = np.transpose(input_data, (1, 0, 2))
+    max_seq_len = input_data.shape[0]
+
+    states = ag.TensorArray(np.float32, size=max_seq_len)
+    state = initial_state
+    for i in ag.range(max_seq_len):
+        state = rnn_step(input_data[i], state)
+        states = states.write(i, state)
+    return np.transpose(states.stack(), (1, 0, 2))
+
+
+def test_dynamic_rnn():
+    batch_size, seq_len, feature_size = 2, 3, 4
+    data = np.random.default_rng(1).uniform(size=(batch_size, seq_len, feature_size)).astype(np.float32)
+    result = dynamic_rnn(rnn_step, data, np.zeros((batch_size, feature_size), np.float32))
+    print(repr(result))
+    assert result.shape == (2, 3, 4) and result.dtype == np.float32
+    np.testing.assert_allclose(result, np.cumsum(data, axis=1), rtol=1e-6)
+
+
+@ag.function
+def doubled(xs):
+    outputs = []
+    for x in xs:
+        outputs.append(x * 2)
+    return np.stack(outputs)
+
+
+def test_accumulate_in_a_python_list_inside_a_staged_loop():
+    np.testing.assert_array_equal(doubled(np.array([1, 2, 3])), [2, 4, 6])
+    np.testing.assert_array_equal(doubled(np.array([4, 5, 6, 7])), [8, 10, 12, 14])
+    print(f"accumulate: {node_count(doubled, np.array([1, 2, 3]))} nodes")
+
+
+# -- Looping over Python data vs over a tensor ----------------------------------------
+@ag.function
+def train(dataset):
+    loss = ag.constant(0)
+    for x, y in dataset:
+        loss += np.abs(y - x)
+    return loss
+
+
+@pytest.mark.filterwarnings("ignore:.*traced a new graph")
+def test_train_loop_over_python_data_grows_over_a_tensor_does_not():
+    small, big = [(1, 1)] * 3, [(1, 1)] * 10
+    python_sizes = [node_count(train, small), node_count(train, big)]
+    tensor_sizes = [node_count(train, np.ones((3, 2), np.int64)), node_count(train, np.ones((10, 2), np.int64))]
+    print(f"train over a Python list: {python_sizes} nodes; over a tensor: {tensor_sizes} nodes")
+    assert python_sizes[1] > python_sizes[0]
+    assert tensor_sizes[0] == tensor_sizes[1]
+    assert train(np.array([[1, 4], [5, 2]])) == 6
+
+
+# -- break, continue, return, for/else, builtins ------------------------------------
+@ag.function
+def first_index_over(xs, limit):
+    for i, x in enumerate(xs):
+        if x > limit:
+            return i
+    return -1
+
+
+def test_return_from_inside_a_staged_loop():
+    assert first_index_over(np.array([1, 5, 9]), np.int64(4)) == 1
+    assert first_index_over(np.array([1, 2]), np.int64(4)) == -1
+
+
+@ag.function
+def sum_until_negative_skipping_odd(xs):
+    total = 0
+    for x in xs:
+        if x < 0:
+            break
+        if x % 2 == 1:
+            continue
+        total += x
+    else:
+        total = -total
+    return total
+
+
+def test_break_continue_and_for_else():
+    def python(xs):
+        total = 0
+        for x in xs:
+            if x < 0:
+                break
+            if x % 2 == 1:
+                continue
+            total += x
+        else:
+            total = -total
+        return total
+
+    for xs in ([2, 3, 4, -1, 6], [2, 3, 4], []):
+        array = np.array(xs, np.int64)
+        assert sum_until_negative_skipping_odd(array) == python(xs)
+
+
+@ag.function
+def builtins_on_tensors(xs, n):
+    total = 0.0
+    for i in range(n):
+        total += float(xs[i % len(xs)])
+    return int(total), abs(min(xs)), max(xs)
+
+
+def test_builtins_on_tensors():
+    total, smallest, largest = builtins_on_tensors(np.array([3, -1, 2]), np.int64(5))
+    assert (total, smallest, largest) == (3 - 1 + 2 + 3 - 1, 1, 3)
+
+
+# -- errors name the user's line -------------------------------------------------------
+def test_name_defined_in_one_branch_only():
+    @ag.function
+    def f(x):
+        if x > 0:  # <- if
+            y = x
+        return y
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        f(np.int64(1))
+    print(info.value)
+    assert "'y' is defined only in the true branch" in str(info.value)
+    assert line_of(f.python_function, "# <- if") in str(info.value)
+
+
+def test_dtype_change_in_a_loop_suggests_the_initial_value():
+    @ag.function
+    def f(n):
+        x = 0
+        while x < n:  # <- while
+            x = x + 0.5
+        return x
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        f(np.float64(3))
+    print(info.value)
+    assert "x = 0.0" in str(info.value)
+    assert line_of(f.python_function, "# <- while") in str(info.value)
+
+
+def test_tensor_break_in_a_python_loop():
+    @ag.function
+    def f(x):
+        for i in range(3):  # <- for
+            x = x + i
+            if x > 10:
+                break
+        return x
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        f(np.int64(1))
+    print(info.value)
+    assert "ag.range" in str(info.value)
+    assert line_of(f.python_function, "# <- for") in str(info.value)
+
+
+def test_staged_assert_fails_when_the_graph_runs():
+    @ag.function
+    def f(x):
+        assert x > 0, "x must be positive"  # <- assert
+        return x
+
+    assert f(np.int64(2)) == 2
+    with pytest.raises(ag.errors.InvalidArgumentError) as info:
+        f(np.int64(-2))
+    print(info.value)
+    assert "x must be positive" in str(info.value)
+    assert line_of(f.python_function, "# <- assert") in str(info.value)
