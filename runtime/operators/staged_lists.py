@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from runtime.backend import get_backend
-from runtime.errors import StagingError
+from runtime.operators.staged_state import rule_error
+from runtime.origin import Origin
 from runtime.types import TensorType
 
 __all__ = ["StagedList", "PendingList", "ProbeList"]
@@ -73,8 +74,8 @@ class ProbeList:
 
     __autograph_staged_list__ = True
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, origin: Origin | None = None) -> None:
+        self.name, self.origin = name, origin
         self.element_type: TensorType | None = None
 
     def append(self, element: Any) -> ProbeList:
@@ -85,14 +86,17 @@ class ProbeList:
             array = np.asarray(element)
             type_ = TensorType(array.dtype, array.shape)
         else:
-            raise StagingError(
+            raise rule_error(
                 f"the list '{self.name}' is appended {type(element).__name__} values inside a "
-                f"staged loop; only Tensors and numbers can be accumulated (use ag.TensorArray)"
+                f"staged loop", self.origin,
+                "Only Tensors and numbers can be accumulated in a staged loop; append those "
+                "(or use ag.TensorArray), or build the list outside the loop.",
             )
         if self.element_type is not None and self.element_type.dtype != type_.dtype:
-            raise StagingError(
+            raise rule_error(
                 f"the list '{self.name}' is appended both {self.element_type.dtype} and "
-                f"{type_.dtype} values inside a staged loop; append one dtype only"
+                f"{type_.dtype} values inside a staged loop", self.origin,
+                f"Append values of one dtype (cast with .astype(np.{self.element_type.dtype})).",
             )
         self.element_type = type_
         return self

@@ -196,7 +196,7 @@ class _Loop:
 
     def _probe(self, value: Any) -> Any:
         if isinstance(value, PendingList):
-            return ProbeList(value.name)
+            return ProbeList(value.name, self.origin)
         if self.backend.is_staged(value) or leaf_kind(value, self.backend) == "number":
             return self.backend.placeholder(type_of_leaf(value, self.backend))
         return value
@@ -310,7 +310,7 @@ class _Loop:
         listed = ", ".join(f"'{n}'" for n in first_bound)
         self.backend.stage_assert(
             iterations > 0,
-            f"{listed} is first bound inside the {self.what} loop at {self.origin} and read after "
+            f"{listed} is first bound inside the {self.what} loop and read after "
             f"it, but the loop ran zero times; give it a value before the loop",
             self.origin,
         )

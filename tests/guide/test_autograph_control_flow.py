@@ -279,3 +279,120 @@ def test_staged_assert_fails_when_the_graph_runs():
     print(info.value)
     assert "x must be positive" in str(info.value)
     assert line_of(f.python_function, "# <- assert") in str(info.value)
+
+
+@ag.function
+def last_square(n):
+    for i in ag.range(n):  # <- first bound
+        y = i * i
+    return y
+
+
+def test_name_first_bound_in_a_staged_loop_needs_one_iteration():
+    assert last_square(np.int64(4)) == 9
+    with pytest.raises(ag.errors.InvalidArgumentError) as info:
+        last_square(np.int64(0))
+    print(info.value)
+    assert "'y' is first bound inside the for loop" in str(info.value)
+    assert line_of(last_square.python_function, "# <- first bound") in str(info.value)
+
+
+def test_branches_with_different_structures_or_none():
+    @ag.function
+    def structures(x):
+        if x > 0:  # <- structures
+            r = (x, x)
+        else:
+            r = x
+        return r
+
+    @ag.function
+    def none_on_one_side(x):
+        r = None
+        if x > 0:  # <- none
+            r = x
+        return r
+
+    for f, marker, expected in ((structures, "# <- structures", "'r' has a different structure"),
+                                (none_on_one_side, "# <- none", "'r' is an int64[] Tensor in the true branch and None")):
+        with pytest.raises(ag.errors.StagingError) as info:
+            f(np.int64(1))
+        print(info.value)
+        assert expected in str(info.value)
+        assert line_of(f.python_function, marker) in str(info.value)
+
+
+def test_appending_strings_in_a_staged_loop_names_the_list():
+    @ag.function
+    def f(xs):
+        out = []
+        for _x in xs:  # <- append
+            out.append("a")
+        return xs
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        f(np.array([1]))
+    assert "the list 'out' is appended str values inside a staged loop" in str(info.value)
+    assert line_of(f.python_function, "# <- append") in str(info.value)
+
+
+@ag.function
+def python_test_then_tensor(t):
+    x = 0
+    while x < 10:
+        x = x + t
+    return x
+
+
+@ag.function
+def logic(a, b):
+    return (a > 0 and b > 0) or not (a < -5)
+
+
+@ag.function
+def nested_structures(xs):
+    acc = {"total": 0.0, "count": 0}
+    for x in xs:
+        acc = {"total": acc["total"] + x, "count": acc["count"] + 1}
+    return acc["total"] / acc["count"]
+
+
+@ag.function
+def zipped(a, b):
+    s = 0
+    for x, y in zip(a, b):
+        s += x * y
+    return s
+
+
+@ag.function
+def while_else(n):
+    i = 0
+    while i < n:
+        if i == 3:
+            break
+        i += 1
+    else:
+        i = -1
+    return i
+
+
+@ag.function
+def nested_loops(n):
+    total = 0
+    for i in ag.range(n):
+        j = 0
+        while j < i:
+            total += j
+            j += 1
+    return total
+
+
+def test_more_control_flow_end_to_end():
+    assert python_test_then_tensor(np.int64(3)) == 12
+    assert [bool(logic(np.int64(a), np.int64(b))) for a in (-6, 1) for b in (-1, 1)] == [
+        (a > 0 and b > 0) or not (a < -5) for a in (-6, 1) for b in (-1, 1)]
+    assert nested_structures(np.array([1.0, 5.0, 3.0])) == 3.0
+    assert zipped(np.array([1, 2, 3]), np.array([4, 5, 6, 7])) == 32
+    assert (while_else(np.int64(2)), while_else(np.int64(10))) == (-1, 3)
+    assert nested_loops(np.int64(5)) == sum(j for i in range(5) for j in range(i))
