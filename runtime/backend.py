@@ -59,6 +59,9 @@ class Backend(Protocol):
     def is_tensor_array(self, value: object) -> bool:
         """Whether `value` is this backend's TensorArray."""
 
+    def arange(self, start: Any, limit: Any, delta: Any, dtype: Any) -> Any:
+        """start, start + delta, ... below limit, as one staged 1-d value."""
+
     def stage_assert(self, cond: Any, message: str, origin: Any) -> None:
         """An effectful check that raises InvalidArgumentError when the graph runs."""
 
@@ -118,6 +121,12 @@ class NumpyGraphBackend:
         array_type = getattr(module, "TensorArray", None)
         return isinstance(array_type, type) and isinstance(value, array_type)
 
+    def arange(self, start, limit, delta, dtype):
+        from runtime.tensor import record
+
+        _register_range()
+        return record("staged_range", (start, limit, delta), {"dtype": np.dtype(dtype)})
+
     def stage_assert(self, cond, message, origin) -> None:
         from runtime.effects import staged_assert_op
 
@@ -135,6 +144,22 @@ class NumpyGraphBackend:
 
         graph = current_graph()
         return Tensor(graph.add_input(type_, "probe"), graph)
+
+
+def _register_range() -> None:
+    """The graph op behind `arange`: np.arange of run-time bounds, length unknown."""
+    from runtime.ops.registry import OPS, Op, register
+
+    if "staged_range" in OPS:
+        return
+
+    def infer(types, attrs) -> TensorType:
+        return TensorType(attrs["dtype"], (None,))
+
+    def impl(start, limit, delta, *, dtype):
+        return np.arange(start, limit, delta).astype(dtype)
+
+    register(Op("staged_range", infer=infer, impl=impl))
 
 
 _DEFAULT = NumpyGraphBackend()

@@ -20,9 +20,6 @@ import numpy as np
 from runtime.backend import get_backend
 from runtime.errors import StagingError
 from runtime.operators.staged_iterables import StagedIterable
-from runtime.ops.registry import OPS, Op, register
-from runtime.tensor import record
-from runtime.types import TensorType
 
 __all__ = ["range_", "StagedRange"]
 
@@ -84,7 +81,7 @@ class StagedRange(StagedIterable):
 
     def as_tensor(self) -> Any:
         """The values as one staged `range` op."""
-        return record("range", (self.start, self.limit, self.delta), {"dtype": self.dtype})
+        return get_backend(self.limit).arange(self.start, self.limit, self.delta, self.dtype)
 
     def __getitem__(self, index: Any) -> Any:
         return self.staged_item(index) if get_backend(index).is_staged(index) else \
@@ -105,15 +102,3 @@ class StagedRange(StagedIterable):
             f"np.asarray({self!r}) cannot give a staged value; use np.stack(r) to get the "
             f"range as a Tensor inside the graph"
         )
-
-
-def _infer_range(types, attrs) -> TensorType:
-    return TensorType(attrs["dtype"], (None,))
-
-
-def _range_impl(start, limit, delta, *, dtype):
-    return np.arange(start, limit, delta).astype(dtype)
-
-
-if "range" not in OPS:
-    register(Op("range", infer=_infer_range, impl=_range_impl))

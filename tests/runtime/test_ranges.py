@@ -56,7 +56,7 @@ def test_inside_a_trace_python_ints_give_a_staged_range_and_np_stack_gives_one_o
 
     g = trace(f, (np.int64, ()))
     np.testing.assert_array_equal(g(np.int64(8)), [1, 3, 5, 7])
-    assert "range" in [n.op for n in g.graph.nodes]
+    assert "staged_range" in [n.op for n in g.graph.nodes]
 
 
 def test_np_asarray_of_a_staged_range_says_to_use_np_stack():
