@@ -235,11 +235,11 @@ class _Emitter:
             self.write(indent, f"while {head}:", node.origin)
         else:
             self.write(indent, "while True:", node.origin)
-            self.emit_graph(cond, indent + 1)
-            stop = f"not {self.names[cond.outputs[0]]}"
             if counter is not None:
-                stop = f"{counter} >= {limit} or {stop}"
-            self.write(indent + 1, f"if {stop}:")
+                self.write(indent + 1, f"if {counter} >= {limit}:")
+                self.write(indent + 2, "break")
+            self.emit_graph(cond, indent + 1)
+            self.write(indent + 1, f"if not {self.names[cond.outputs[0]]}:")
             self.write(indent + 2, "break")
         start = len(self.lines)
         if counter is not None:

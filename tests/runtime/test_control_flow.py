@@ -251,3 +251,19 @@ def test_loop_results_are_tensors_with_the_loop_types():
         return result[0]
 
     assert run(build(f, (np.int64, ())), np.int64(0)) == [3]
+
+
+def test_loop_test_effects_run_once_per_check_even_with_a_limit(capsys):
+    def f(x):
+        def test(i):
+            print_("test", i)
+            return i < 100
+
+        return while_loop(test, lambda i: (i + 1,), (x,), maximum_iterations=2)[0]
+
+    graph = build(f, (np.int64, ()))
+    capsys.readouterr()
+    assert compile_graph(graph)(np.int64(0)) == [2]
+    compiled = capsys.readouterr().out
+    interpret(graph, np.int64(0))
+    assert compiled == capsys.readouterr().out == "test 0\ntest 1\n"
