@@ -396,3 +396,60 @@ def test_more_control_flow_end_to_end():
     assert zipped(np.array([1, 2, 3]), np.array([4, 5, 6, 7])) == 32
     assert (while_else(np.int64(2)), while_else(np.int64(10))) == (-1, 3)
     assert nested_loops(np.int64(5)) == sum(j for i in range(5) for j in range(i))
+
+
+@ag.function
+def grow(n):
+    x = np.zeros(1)
+    i = 0
+    while i < n:
+        ag.set_loop_options(shape_invariants=[(x, (None,))], maximum_iterations=3)
+        x = np.concatenate([x, x[:1] + 1.0])
+        i += 1
+    return x
+
+
+@ag.function
+def rank_grows(n):
+    x = np.zeros(())
+    for _ in ag.range(n):
+        ag.set_loop_options(shape_invariants=[(x, None)])
+        x = np.stack([x, x])
+    return x
+
+
+@ag.function
+def tensor_array_in_a_cond(n):
+    ta = ag.TensorArray(np.int64, size=2)
+    if n > 0:
+        ta = ta.write(0, n)
+    else:
+        ta = ta.write(0, -n)
+    ta = ta.write(1, n)
+    return ta.stack()
+
+
+@ag.function
+def early_return(x):
+    if x > 0:
+        return x
+    return -x
+
+
+@ag.function
+def first_negative_index(xs):
+    i = 0
+    while i < len(xs):
+        if xs[i] < 0:
+            break
+        i += 1
+    return i
+
+
+def test_loop_options_tensor_arrays_in_conds_and_early_returns():
+    np.testing.assert_array_equal(grow(np.int64(5)), [0.0, 1.0, 1.0, 1.0])
+    assert rank_grows(np.int64(2)).shape == (2, 2)
+    np.testing.assert_array_equal(tensor_array_in_a_cond(np.int64(-2)), [2, -2])
+    assert (early_return(np.int64(-3)), early_return(np.int64(4))) == (3, 4)
+    assert first_negative_index(np.array([1, 2, -1, 3])) == 2
+    assert first_negative_index(np.array([1])) == 1
