@@ -3,6 +3,11 @@
     while x > 1:           def loop_test(): return x > 1
         x = x // 2    ->   def loop_body(): nonlocal x; x = x // 2
                            ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+
+The test decides at every iteration: while it returns Python values the loop
+runs in Python (while tracing, it unrolls); the first time it returns a
+Tensor (`x = 0; while x < 10: x = x + t` after one iteration) the rest of the
+loop is staged from the current state as one while_loop (staged_loops).
 """
 
 from __future__ import annotations

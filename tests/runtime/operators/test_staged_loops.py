@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from runtime import operators as ag__
 from runtime.errors import InvalidArgumentError, StagingError
@@ -89,6 +91,23 @@ def test_collatz_is_traced_once_whatever_the_iteration_count():
     assert f(np.int64(1)) == 0
     assert f(np.int64(6)) == 8
     print(f"collatz: {f.node_count} nodes; steps(27) = {f(np.int64(27))}")
+
+
+COLLATZ = trace(collatz, SCALAR_I)
+
+
+def python_collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 10_000))
+def test_staged_collatz_matches_python(n):
+    assert COLLATZ(np.int64(n)) == python_collatz(n)
 
 
 def accumulate_until(t):
