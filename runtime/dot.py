@@ -29,6 +29,7 @@ import numpy as np
 
 from runtime.errors import AutographError
 from runtime.graph import Graph, Node
+from runtime.ops.calls import render_call
 from runtime.types import TensorType
 
 __all__ = ["to_dot", "render", "dot_available", "GraphvizMissingError", "FORMATS"]
@@ -176,7 +177,9 @@ def _label(node: Node) -> str:
         head = "const " + _short_value(node.attrs.get("value"))
     elif node.op == "getitem" and "index" in node.attrs:
         head = f"getitem [{node.attrs['index']}]"
-    if node.op not in _INPUT_OPS and _display_name(node) != node.op:
+    elif node.attrs and not any(True for _ in _subgraphs(node)):
+        head = _call_text(node)
+    if node.op not in (*_INPUT_OPS, "constant") and _display_name(node) != node.op:
         head = f"{head}\n{node.name}"
     return f"{head}\n{_type_str(node.type)}"
 
@@ -186,6 +189,15 @@ def _display_name(node: Node) -> str:
     if re.fullmatch(re.escape(node.op) + r"_?(_\d+)?", node.name):
         return node.op
     return node.name
+
+
+def _call_text(node: Node) -> str:
+    """`not_equal(n, 1)`: the op with its literal arguments, which are attrs, not edges."""
+    try:
+        text = render_call(node.op, [n.name for n in node.inputs], node.attrs)
+    except (IndexError, TypeError, ValueError):
+        return node.op
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _op_and_name(node: Node) -> str:

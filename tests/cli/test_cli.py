@@ -67,7 +67,7 @@ def test_graph_of_plain_function_to_dot_and_svg(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     text = done.stdout.decode()
     assert text.startswith('digraph "plain"')
-    assert 'label="multiply\\nfloat32[None, 3]"' in text
+    assert 'label="multiply(x, 2)\\nfloat32[None, 3]"' in text
     assert "loop.py:20  return x * 2 + 1" in text
     svg = tmp_path / "g.svg"
     done = cli("graph", spec, "--arg", "float32[None,3]", "-o", str(svg))

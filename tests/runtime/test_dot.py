@@ -89,3 +89,12 @@ def test_without_graphviz_render_says_how_to_install(monkeypatch):
 def test_render_rejects_unknown_format():
     with pytest.raises(ValueError, match="svg"):
         dot.render("digraph {}", "gif")
+
+
+def test_literal_arguments_recorded_as_attrs_show_in_the_label():
+    from runtime.ops.calls import Slot, Weak
+
+    graph = Graph("f")
+    x = graph.add_input(SCALAR, "x")
+    graph.set_outputs([graph.add_node("not_equal", (x,), {"args": (Slot(0), Weak(1))}, SCALAR)])
+    assert 'label="not_equal(x, 1)\\nfloat32[]"' in dot.to_dot(graph)
