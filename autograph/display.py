@@ -9,7 +9,7 @@ diffs far better than a hand-written tokenizer would.
 from __future__ import annotations
 
 import os
-from typing import IO
+from typing import IO, Any
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter, TerminalFormatter
@@ -25,6 +25,10 @@ class Code(str):
 
     def _repr_html_(self) -> str:
         return highlight_html(str(self))
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's terminal shows the code itself, not a quoted one-line str."""
+        printer.text(str(self))
 
 
 def highlight_terminal(text: str, language: str = "python") -> str:

@@ -26,6 +26,15 @@ def test_code_displays_as_highlighted_html():
     assert ">def</span>" in html and "return" in html
 
 
+def test_ipython_pretty_printing_shows_the_code_itself():
+    class Printer:
+        text = staticmethod(lambda value: shown.append(value))
+
+    shown: list[str] = []
+    Code("def f(x):\n    return x\n")._repr_pretty_(Printer(), False)
+    assert shown == ["def f(x):\n    return x\n"]
+
+
 def test_terminal_highlighting_adds_colour_and_keeps_text():
     coloured = highlight_terminal("def f(x):\n    return x")
     assert "\x1b[" in coloured
