@@ -59,6 +59,9 @@ class Backend(Protocol):
     def is_tensor_array(self, value: object) -> bool:
         """Whether `value` is this backend's TensorArray."""
 
+    def is_composite(self, value: object) -> bool:
+        """A staged object other than a tensor (TensorArray, staged list): carried by a handle."""
+
     def arange(self, start: Any, limit: Any, delta: Any, dtype: Any) -> Any:
         """start, start + delta, ... below limit, as one staged 1-d value."""
 
@@ -120,6 +123,11 @@ class NumpyGraphBackend:
         module = sys.modules.get("runtime.tensor_array")
         array_type = getattr(module, "TensorArray", None)
         return isinstance(array_type, type) and isinstance(value, array_type)
+
+    def is_composite(self, value: object) -> bool:
+        # The graph carries these by `__autograph_tensor__()` and rebuilds them after a
+        # cond or loop with `__autograph_rebuild__(handle)` (see runtime.control_flow).
+        return hasattr(type(value), "__autograph_rebuild__")
 
     def arange(self, start, limit, delta, dtype):
         from runtime.tensor import record

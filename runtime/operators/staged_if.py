@@ -148,10 +148,12 @@ class _Branches:
         raise self._mixed(name, before, first_side, value, side)
 
     def _check_types(self, name, before, value, first_side, side) -> None:
-        arrays = self.backend.is_tensor_array(before), self.backend.is_tensor_array(value)
+        arrays = self.backend.is_composite(before), self.backend.is_composite(value)
         if arrays[0] != arrays[1]:
             raise self._mixed(name, before, first_side, value, side)
         if arrays[0]:
+            if type(before) is not type(value):
+                raise self._mixed(name, before, first_side, value, side)
             return
         a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
         if a.dtype != b.dtype:

@@ -15,7 +15,6 @@ and iterating `l` in another loop work on the staged array.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -28,14 +27,29 @@ from runtime.types import TensorType
 __all__ = ["StagedList", "PendingList", "ProbeList"]
 
 
-@dataclasses.dataclass(frozen=True)
 class StagedList:
-    """A list value inside a trace, backed by a TensorArray (flattens to it)."""
+    """A list value inside a trace, backed by a TensorArray.
 
-    array: Any
+    It travels through conds and loops as the TensorArray's handle
+    (`__autograph_tensor__` / `__autograph_rebuild__`), so a function that
+    returns it gives back a Python list of the elements.
+    """
 
+    __slots__ = ("array",)
     __autograph_staged_list__ = True
     __autograph_staged_iterable__ = True
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+    def __repr__(self) -> str:
+        return f"StagedList({self.array!r})"
+
+    def __autograph_tensor__(self) -> Any:
+        return self.array.__autograph_tensor__()
+
+    def __autograph_rebuild__(self, handle: Any) -> StagedList:
+        return StagedList(self.array.__autograph_rebuild__(handle))
 
     def append(self, element: Any) -> StagedList:
         return StagedList(self.array.write(self.array.size(), element))

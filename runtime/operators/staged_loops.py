@@ -167,7 +167,7 @@ class _Loop:
         )
 
     def _to_staged(self, value: Any) -> Any:
-        if self.backend.is_staged(value) or self.backend.is_tensor_array(value):
+        if self.backend.is_staged(value) or self.backend.is_composite(value):
             return value
         return self.backend.constant(value)
 
@@ -207,9 +207,9 @@ class _Loop:
             return Undefined(name)
         leaves = []
         for value, type_ in zip(tree_state.leaves, types):
-            if self.backend.is_tensor_array(value):
+            if self.backend.is_composite(value):
                 raise rule_error(
-                    f"the TensorArray '{name}' is first created inside a staged {self.what} loop",
+                    f"the {type(value).__name__} '{name}' is first created inside a staged {self.what} loop",
                     self.origin, f"Create '{name}' before the loop and write to it inside.",
                 )
             leaves.append(value if type_ is None else zeros_like_type(type_, self.backend))
@@ -238,8 +238,8 @@ class _Loop:
 
     def _check_leaf(self, name: str, before: Any, value: Any) -> None:
         kind = leaf_kind(value, self.backend)
-        if self.backend.is_tensor_array(before) or self.backend.is_tensor_array(value):
-            if not (self.backend.is_tensor_array(before) and self.backend.is_tensor_array(value)):
+        if self.backend.is_composite(before) or self.backend.is_composite(value):
+            if type(before) is not type(value):
                 raise self._python_changed(name, before, value)
             return
         if kind not in _CARRIED:
@@ -321,7 +321,7 @@ def _types_of(value: Any, backend) -> tuple:
     if isinstance(value, Undefined):
         return (None, ())
     state = FlatState.of(("v",), (value,), backend)
-    return (state, [type_of_leaf(v, backend) if not backend.is_tensor_array(v) else None
+    return (state, [type_of_leaf(v, backend) if not backend.is_composite(v) else None
                     for v in state.leaves])
 
 

@@ -46,7 +46,7 @@ def is_number(value: object) -> bool:
 
 
 def leaf_kind(value: object, backend: Backend) -> str:
-    if backend.is_staged(value) or backend.is_tensor_array(value):
+    if backend.is_staged(value) or backend.is_composite(value):
         return "staged"
     if isinstance(value, Undefined):
         return "undefined"
@@ -95,8 +95,8 @@ def describe(value: object, backend: Backend) -> str:
     if backend.is_staged(value):
         type_ = str(backend.type_of(value))
         return f"{'an' if type_[0] in 'aeiou' else 'a'} {type_} Tensor"
-    if backend.is_tensor_array(value):
-        return "a TensorArray"
+    if backend.is_composite(value):
+        return f"a {type(value).__name__}"
     if isinstance(value, Undefined):
         return "undefined"
     if is_number(value):
@@ -113,7 +113,7 @@ def rule_error(summary: str, origin: Origin | None, fix: str) -> StagingError:
 
 def _is_leaf_for(backend: Backend):
     def is_leaf(value: object) -> bool:
-        return backend.is_staged(value) or backend.is_tensor_array(value) or isinstance(value, Undefined)
+        return backend.is_staged(value) or backend.is_composite(value) or isinstance(value, Undefined)
 
     return is_leaf
 

@@ -136,7 +136,16 @@ def doubled(xs):
     return np.stack(outputs)
 
 
+@ag.function
+def squares(xs):
+    out = []
+    for x in xs:
+        out.append(x * x)
+    return out
+
+
 def test_accumulate_in_a_python_list_inside_a_staged_loop():
+    assert squares(np.array([1, 2, 3])) == [1, 4, 9]
     np.testing.assert_array_equal(doubled(np.array([1, 2, 3])), [2, 4, 6])
     np.testing.assert_array_equal(doubled(np.array([4, 5, 6, 7])), [8, 10, 12, 14])
     print(f"accumulate: {node_count(doubled, np.array([1, 2, 3]))} nodes")
