@@ -76,3 +76,16 @@ def test_graph_of_plain_function_to_dot_and_svg(cli, tmp_path):
         return
     assert done.returncode == 0, done.stderr
     assert "<svg" in svg.read_text() and "loop.py:20" in svg.read_text()
+
+
+def test_python_dash_m_runs_the_same_command():
+    import subprocess
+    import sys
+
+    from tests.cli.conftest import ROOT
+
+    for module in ("autograph", "autograph.cli"):
+        done = subprocess.run([sys.executable, "-m", module, "convert", str(FIXTURES / "syntax_error.py")],
+                              capture_output=True, cwd=ROOT, check=False, timeout=60)
+        assert done.returncode == 1
+        assert b"syntax error" in done.stderr
