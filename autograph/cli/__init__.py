@@ -37,7 +37,7 @@ is converted twice; ag__ comes from autograph.namespace.
 _GRAPH_EXAMPLES = """\
 examples:
   autograph graph model.py:step --arg 'float32[None,3]' --arg 'int64[]'
-  autograph graph model.py:step --arg 'float32[8]' --output step.svg
+  autograph graph model.py:step --arg 'float32[8]' --arg 'limit=float32[]' -o step.svg
   autograph graph mypackage.layers:Dense.call --arg 'float32[?]' -o call.dot --optimized
 
 graph IMPORTS the module (its top-level code runs) and traces the function
@@ -98,7 +98,8 @@ def _add_graph(commands: argparse._SubParsersAction) -> None:
     graph.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
     graph.add_argument(
         "--arg", action="append", default=[], dest="args", metavar="SPEC",
-        help="one positional input: dtype[dims] (float32[None,3], int64[]) or a literal",
+        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
+        "name=SPEC for a keyword argument",
     )
     graph.add_argument("--output", "-o", metavar="PATH", help="g.svg, g.png or g.dot")
     graph.add_argument("--optimized", action="store_true", help="draw the optimised graph")

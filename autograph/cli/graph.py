@@ -4,7 +4,7 @@ Unlike `convert`, this command imports the module (its top-level code runs),
 because tracing runs the function. Input specs are written `dtype[dims]`:
 `float32[None,3]`, `int64[]`, `float64[?]`; a bare dtype (`float32`) means
 unknown rank, and anything else is read as a Python literal (`3`, `True`,
-`'mean'`) and passed as a constant.
+`'mean'`) and passed as a constant. `name=SPEC` passes a keyword argument.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import numpy as np
 __all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*$")
+_KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
 _UNKNOWN_DIMS = ("None", "?", "")
 
 
@@ -88,9 +89,9 @@ def run_graph(options: GraphOptions, stdout: IO[str], stderr: IO[str]) -> int:
     fmt = _format(options.output)
     if fmt not in FORMATS:
         raise UsageError(f"cannot write {options.output!r}: use a name ending in .svg, .png or .dot")
-    specs = [parse_spec(a) for a in options.args]
+    args, kwargs = _arguments(options.args)
     function = _load_target(options.target)
-    graph = _trace(function, specs)
+    graph = _trace(function, args, kwargs)
     if options.optimized:
         graph = _optimize(graph)
     dot_text = to_dot(graph)
@@ -150,19 +151,34 @@ def _import(location: str) -> ModuleType:
         raise
 
 
-def _trace(function: Any, specs: list[Any]) -> Any:
+def _arguments(texts: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    """`--arg SPEC` is positional, `--arg name=SPEC` a keyword argument."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for text in texts:
+        keyword = _KEYWORD.match(text)
+        if keyword:
+            kwargs[keyword.group(1)] = parse_spec(keyword.group(2))
+        elif kwargs:
+            raise UsageError(f"positional --arg {text!r} after a keyword --arg")
+        else:
+            args.append(parse_spec(text))
+    return args, kwargs
+
+
+def _trace(function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     import autograph as ag
 
     if not hasattr(function, "get_concrete_function"):
         function = ag.function(function)
     try:
         signature = inspect.signature(getattr(function, "python_function", function))
-        signature.bind(*specs)
+        signature.bind(*args, **kwargs)
     except TypeError as error:
         raise UsageError(f"the --arg list does not fit {signature}: {error}") from None
     except ValueError:  # no signature to check (a builtin): let tracing decide
         pass
-    return function.get_concrete_function(*specs).graph
+    return function.get_concrete_function(*args, **kwargs).graph
 
 
 def _optimize(graph: Any) -> Any:

@@ -106,3 +106,13 @@ def test_optimized_graph_is_drawn(tmp_path):
     assert status == 0, err
     assert optimized.startswith("digraph")
     assert 0 < optimized.count('label="add') <= plain.count('label="add') == 2
+
+
+def test_keyword_args(capsys):
+    target = f"{FIXTURES / 'loop.py'}:shrink"
+    status, out, err = run("graph", target, "--arg", "float32[None,3]", "--arg", "limit=float32[]")
+    assert status == 0, err
+    assert 'label="limit\\nfloat32[]"' in out
+    with pytest.raises(SystemExit):
+        run("graph", target, "--arg", "limit=float32[]", "--arg", "float32[3]")
+    assert "positional --arg 'float32[3]' after a keyword" in capsys.readouterr().err
