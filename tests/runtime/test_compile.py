@@ -134,3 +134,10 @@ def test_object_inputs_skip_the_check():
     handle = graph.add_input(TensorType(object, ()), "h")
     graph.set_outputs([handle])
     assert compile_graph(graph.finish())([1, 2]) == [[1, 2]]
+
+
+def test_inspect_shows_the_generated_function():
+    import inspect
+
+    fn = compile_graph(build(step, (np.float32, (4,))))
+    assert inspect.getsource(fn.function) == fn.source
