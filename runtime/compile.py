@@ -103,7 +103,7 @@ def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
     namespace: dict[str, Any] = {
         "_fn": function, "_ndarray": np.ndarray, "_check": _checker(graph), "_scalar": output_value,
     }
-    lines = [f"def entry({', '.join(args)}):"]
+    lines = [f"def {function.__name__}({', '.join(args)}):"]
     for index, (arg, node) in enumerate(zip(args, graph.inputs)):
         type_ = node.type
         if type_.dtype == object:
@@ -125,7 +125,7 @@ def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
         lines += [f"    out[{i}] = _scalar(out[{i}])" for i in scalars]
         lines.append("    return out")
     exec(compile("\n".join(lines) + "\n", f"<entry of {graph.name}>", "exec"), namespace)  # noqa: S102
-    return namespace["entry"]
+    return namespace[function.__name__]
 
 
 def _may_be_scalar(type_: Any) -> bool:

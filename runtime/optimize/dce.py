@@ -32,24 +32,40 @@ def has_effect(node: Node) -> bool:
 
 
 def eliminate_dead_code(graph: Graph) -> Graph:
-    """`graph` without the nodes no output or effect depends on."""
+    """`graph` without the nodes no output or effect depends on.
+
+    A cond also loses the outputs nobody reads (and what only they computed).
+    """
     live: set[Node] = set()
-    _mark(graph, live)
-    return rewrite(graph, keep=live)
+    pruned: dict[Node, tuple[int, ...]] = {}
+    _mark(graph, live, list(graph.outputs), pruned)
+    return rewrite(graph, keep=live, outputs=pruned)
 
 
-def _mark(graph: Graph, live: set[Node]) -> None:
-    live.update(graph.outputs)
+def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict) -> None:
+    live.update(roots)
     live.update(n for n in graph.nodes if has_effect(n))
+    readers: dict[Node, set[int]] = {}
+    for node in graph.nodes:
+        if node.op == "getitem" and node.inputs[0].op == "cond":
+            readers.setdefault(node.inputs[0], set())
     for node in reversed(graph.nodes):
         if node not in live or node.op == "capture":
             continue
+        if node.op == "getitem" and node.inputs[0] in readers:
+            readers[node.inputs[0]].add(node.attrs["index"])
         if node.op not in SUBGRAPHS:
             live.update(node.inputs)
             continue
         subs = subgraphs(node)
+        kept = None
+        if node.op == "cond":
+            kept = tuple(sorted(readers.get(node, ())))
+            if len(kept) < len(node.type):
+                pruned[node] = kept
         for sub in subs:
-            _mark(sub, live)
+            sub_roots = sub.outputs if kept is None else [sub.outputs[k] for k in kept]
+            _mark(sub, live, list(sub_roots), pruned)
         explicit = 1 if node.op == "cond" else len(node.attrs["body"].inputs)
         live.update(node.inputs[:explicit])
         for sub in subs:

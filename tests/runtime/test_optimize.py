@@ -147,3 +147,17 @@ def test_optimised_matches_interpreted_many_programs(steps):
     graph = build(lambda x, y: run_program(steps, x, y), (np.float64, (3,)), (np.float64, (3,)))
     x, y = np.array([0.5, -1.0, 2.0]), np.array([1.5, 0.25, -0.75])
     assert outputs_equal(interpret(graph, x, y), compile_graph(graph)(x, y))
+
+
+def test_dce_drops_cond_outputs_nobody_reads():
+    def f(x):
+        used, unused = cond(x > 0, lambda: (x + 1, np.exp(x)), lambda: (x - 1, np.sin(x)))
+        return used
+
+    graph = build(f, (np.float64, ()))
+    cleaned = eliminate_dead_code(graph).verify()
+    node = next(n for n in cleaned.nodes if n.op == "cond")
+    assert len(node.type) == 1
+    assert "exp" not in ops(node.attrs["true"]) and "sin" not in ops(node.attrs["false"])
+    assert compile_graph(graph)(np.float64(1.0)) == [2.0]
+    assert compile_graph(graph)(np.float64(-1.0)) == [-2.0]
