@@ -137,6 +137,7 @@ def cond(
             f"branches produce the same variables with the same nesting."
         )
     labels = leaf_names(true_tree, names, "the result")
+    _adapt_python_scalars(branches)
     types = _merge_branch_types(labels, true_nodes, false_nodes)
     true_graph.set_outputs([n for n in true_nodes if n is not None])
     false_graph.set_outputs([n for n in false_nodes if n is not None])
@@ -169,6 +170,34 @@ def _trace_branch(name: str, fn: Callable[[], Any], parent: Graph):
         leaves, tree = flatten(result)
         nodes = [None if leaf is None else stage_leaf(leaf, sub, "a branch result") for leaf in leaves]
     return sub, leaves, tree, nodes
+
+
+def _adapt_python_scalars(branches) -> None:
+    """Python numbers in one branch take the other branch's dtype, as NumPy's weak scalars do.
+
+    `t if c else 0.0` with a float32 `t` is float32 in NumPy, so the staged cond
+    gives 0.0 the dtype float32 rather than failing on float32 vs float64.
+    """
+    (true_graph, true_leaves, _, true_nodes), (false_graph, false_leaves, _, false_nodes) = branches
+    for i, (a, b) in enumerate(zip(true_leaves, false_leaves)):
+        weak_a, weak_b = _is_python_number(a), _is_python_number(b)
+        if not (weak_a or weak_b) or true_nodes[i] is None or false_nodes[i] is None:
+            continue
+        if weak_a and weak_b:
+            dtype = np.result_type(a, b)
+        else:
+            strong = (false_nodes if weak_a else true_nodes)[i].type.dtype
+            dtype = np.result_type(strong, a if weak_a else b)
+            if dtype != strong:
+                continue
+        for graph, nodes, weak, value in ((true_graph, true_nodes, weak_a, a), (false_graph, false_nodes, weak_b, b)):
+            if weak and nodes[i].type.dtype != dtype:
+                with building(graph):
+                    nodes[i] = constant_node(np.asarray(value, dtype=dtype), graph)
+
+
+def _is_python_number(value: Any) -> bool:
+    return type(value) in (bool, int, float)
 
 
 def _merge_branch_types(labels, true_nodes, false_nodes) -> list[TensorType | None]:

@@ -267,3 +267,13 @@ def test_loop_test_effects_run_once_per_check_even_with_a_limit(capsys):
     compiled = capsys.readouterr().out
     interpret(graph, np.int64(0))
     assert compiled == capsys.readouterr().out == "test 0\ntest 1\n"
+
+
+def test_python_numbers_in_a_branch_take_the_other_branch_dtype():
+    graph = build(lambda x: cond(x.sum() > 0, lambda: x, lambda: 0.0), (np.float32, ()))
+    out = run(graph, np.float32(-1))[0]
+    assert out == 0.0 and out.dtype == np.float32
+    mixed = build(lambda x: cond(x > 0, lambda: 1, lambda: 0.5), (np.int64, ()))
+    assert run(mixed, np.int64(1))[0].dtype == np.float64
+    with pytest.raises(StagingError, match="int64.*float64"):
+        build(lambda x: cond(x > 0, lambda: x, lambda: 0.5), (np.int64, ()))
