@@ -11,8 +11,9 @@ Leaves of the outputs are matched between the branches (see staged_state):
 - a name bound in one branch only, a None against a Tensor, different
   structures or dtypes: a StagingError naming the variable, the user's line
   and the fix. The converter's return value (`retval...`) bound in one branch
-  only is filled with zeros in the other, where it is never read — when the
-  branch that binds it is traced first (the true branch).
+  only is filled with zeros in the other, where it is never read (when only
+  the false branch binds it, the cond is traced again on `not cond` with the
+  false branch first; Python side effects of the branches then run twice).
 
 The cond traces the branches in order; whichever runs second checks itself
 against the first, so errors are raised while tracing, before the cond exists.
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from runtime.backend import Backend, get_backend
 from runtime.operators.staged_state import (
@@ -82,8 +85,10 @@ def staged_if_exp(
 class _Branches:
     """What the branch traced first produced; the second one is checked against it."""
 
-    def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend) -> None:
+    def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend,
+                 may_swap: bool) -> None:
         self.names, self.origin, self.what, self.backend = names, origin, what, backend
+        self.may_swap = may_swap
         self.first: tuple[bool, FlatState] | None = None
         self.second: FlatState | None = None
         self.kinds: list[str] = []
@@ -140,6 +145,8 @@ class _Branches:
         if kind == "undefined":
             if second_kind == "undefined":
                 return _NO_OUTPUT
+            if is_return_value(name) and second_kind in ("staged", "number") and self.may_swap:
+                raise _TraceFalseFirst
             raise self._undefined(name, side)
         if second_kind == "python" and same_python_value(before, value):
             return _NO_OUTPUT
@@ -209,11 +216,26 @@ class _Branches:
 _NO_OUTPUT = object()
 
 
+class _TraceFalseFirst(Exception):
+    """The return value is bound only in the false branch: trace that branch first."""
+
+
 def _stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
     backend = get_backend(cond)
-    branches = _Branches(names, origin, what, backend)
+    order = ((True, true_fn), (False, false_fn))
+    try:
+        return _stage_in_order(backend, cond, order, names, origin, what, may_swap=True)
+    except _TraceFalseFirst:
+        # Branch functions reset the state themselves, so tracing again is safe; their
+        # Python side effects run a second time in this one case.
+        return _stage_in_order(backend, np.logical_not(cond), order[::-1], names, origin, what, False)
+
+
+def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -> tuple:
+    branches = _Branches(names, origin, what, backend, may_swap)
+    (first_side, first_fn), (second_side, second_fn) = order
     outputs = backend.stage_cond(
-        cond, branches.traced(True, true_fn), branches.traced(False, false_fn), names
+        pred, branches.traced(first_side, first_fn), branches.traced(second_side, second_fn), names
     )
     return branches.merge(outputs)
 

@@ -462,3 +462,28 @@ def test_loop_options_tensor_arrays_in_conds_and_early_returns():
     assert (early_return(np.int64(-3)), early_return(np.int64(4))) == (3, 4)
     assert first_negative_index(np.array([1, 2, -1, 3])) == 2
     assert first_negative_index(np.array([1])) == 1
+
+
+@ag.function
+def return_in_else(x):
+    if x < 0:
+        x = x * 2
+    else:
+        return x
+    return -x
+
+
+@ag.function
+def first_non_negative(xs):
+    for x in xs:
+        if x < 0:
+            continue
+        else:
+            return x
+    return np.int64(-1)
+
+
+def test_return_bound_only_in_the_false_branch():
+    assert (return_in_else(np.int64(-3)), return_in_else(np.int64(3))) == (6, 3)
+    assert first_non_negative(np.array([-1, -2, 5])) == 5
+    assert first_non_negative(np.array([-1])) == -1
