@@ -11,6 +11,7 @@ runtime, a builtin the runtime does not stage, or an `ag__` operator.
 from __future__ import annotations
 
 import builtins
+import sys
 
 import gast
 
@@ -30,6 +31,23 @@ def _root(node: gast.expr) -> gast.expr:
     while isinstance(node, gast.Attribute):
         node = node.value
     return node
+
+
+def _has_override(module: str, func: gast.expr) -> bool:
+    """NumPy calls with a staged replacement (np.asarray, np.zeros) go through converted_call."""
+    from runtime.operators.builtins import OVERRIDES
+
+    attrs = []
+    while isinstance(func, gast.Attribute):
+        attrs.insert(0, func.attr)
+        func = func.value
+    value = sys.modules.get(module)
+    for attr in attrs:
+        value = getattr(value, attr, None)
+    try:
+        return value in OVERRIDES
+    except TypeError:
+        return False
 
 
 class _Calls(ExpressionTransformer):
@@ -56,7 +74,7 @@ class _Calls(ExpressionTransformer):
                 return value not in OVERRIDES
             return False
         module = self.ctx.module_of(name)
-        return module is not None and module.split(".")[0] in SAFE_PACKAGES
+        return module is not None and module.split(".")[0] in SAFE_PACKAGES and not _has_override(module, func)
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
