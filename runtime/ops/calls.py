@@ -101,6 +101,8 @@ def split_call(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[list[Any
 def _template(value: Any, inputs: list[Any]) -> Any:
     if hasattr(value, "__autograph_tensor__"):
         value = value.__autograph_tensor__()
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+        return value  # a NumPy scalar: a literal, strongly typed (unlike a Python scalar)
     if is_staged(value) or isinstance(value, (np.ndarray, np.generic)):
         inputs.append(value)
         return Slot(len(inputs) - 1)
@@ -176,6 +178,8 @@ def render(item: Any, sources: Sequence[str]) -> str:
         return f"np.dtype({item.str if item.names else item.name!r})"
     if item is Ellipsis:
         return "..."
+    if isinstance(item, np.generic):
+        return f"np.{type(item).__name__}({_literal(item.item())})"
     if isinstance(item, (bool, int, float, complex)):
         return _literal(item)
     return repr(item)

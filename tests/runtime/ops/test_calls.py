@@ -70,3 +70,14 @@ def test_render_literals():
 def test_unstageable_arguments():
     with pytest.raises(StagingError, match="cannot stage an argument of type dict"):
         split_call(({"a": 1},), {})
+
+
+def test_numpy_scalars_are_strong_literals():
+    inputs, attrs = split_call((np.ones(2), np.float32(1.5), np.int64(3)), {"axis": np.int64(0)})
+    assert len(inputs) == 1
+    assert attrs["args"][1:] == (np.float32(1.5), np.int64(3)) and attrs["axis"] == 0
+    for value in (np.float32("nan"), np.float64("-inf"), np.int8(-3), np.True_, np.complex64(1 - 2j), np.uint64(7)):
+        text = render(value, [])
+        evaluated = eval(text, {"np": np})
+        assert type(evaluated) is type(value), text
+        assert evaluated == value or np.isnan(value)

@@ -60,6 +60,8 @@ def test_positional_axis_and_dtype():
     check(lambda t: np.var(t, 0, None, None, 1), x)
     check(lambda t: np.sum(t, axis=0, initial=10), x)
     check(lambda t: np.count_nonzero(t, axis=(0, 1)), x)
+    check(lambda t: np.sum(t, axis=np.int64(1)), x)
+    check(lambda t: t.max(np.int32(0)), x)
 
 
 def test_methods():
