@@ -19,7 +19,7 @@ import numpy as np
 
 from runtime.backend import get_backend
 from runtime.errors import StagingError
-from runtime.operators.staged_iterables import StagedIterable
+from runtime.operators.staged_iterables import StagedIterable, iterate_for_numpy
 
 __all__ = ["range_", "StagedRange"]
 
@@ -88,9 +88,7 @@ class StagedRange(StagedIterable):
             self.staged_item(get_backend().constant(np.int64(index)))
 
     def __iter__(self):
-        # NumPy's dispatch for np.stack(r) iterates its argument looking for overrides:
-        # yielding the range itself routes np.stack to __array_function__ below.
-        yield self
+        return iterate_for_numpy(self)
 
     def __array_function__(self, func, types, args, kwargs):
         if func is np.stack and args and args[0] is self and not kwargs.get("axis"):

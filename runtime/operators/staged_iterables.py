@@ -29,6 +29,7 @@ __all__ = [
     "as_staged_iterable",
     "is_staged_iterable",
     "unpack_item",
+    "iterate_for_numpy",
 ]
 
 
@@ -126,6 +127,25 @@ class _SequenceIterable(StagedIterable):
 
     def staged_item(self, index: Any) -> Any:
         return np.stack([np.asarray(v) if not get_backend().is_staged(v) else v for v in self.values])[index]
+
+
+def iterate_for_numpy(value: Any):
+    """`iter()` of a staged list or range: only NumPy's stack dispatch may iterate one.
+
+    `np.stack(l)` looks for overrides by iterating `l`; yielding the value
+    itself routes the call to its `__array_function__`. Any other Python
+    iteration (a comprehension, `list(l)`) cannot know the length while
+    tracing, so it is an error that says what to do instead.
+    """
+    import sys
+
+    if sys._getframe(2).f_code.co_name == "_arrays_for_stack_dispatcher":
+        return iter((value,))
+    raise StagingError(
+        f"a staged {type(value).__name__} cannot be iterated by Python while tracing (its length "
+        f"is known only when the graph runs); iterate it with a for statement in converted code "
+        f"(a staged loop), or use np.stack(...) to get its values as a Tensor"
+    )
 
 
 def _is_zero(value: Any) -> bool:

@@ -61,9 +61,9 @@ class StagedList:
         return self.array.read(index)
 
     def __iter__(self):
-        # NumPy's dispatch for np.stack(l) iterates its argument looking for overrides:
-        # yielding the list itself routes np.stack to __array_function__ below.
-        yield self
+        from runtime.operators.staged_iterables import iterate_for_numpy
+
+        return iterate_for_numpy(self)
 
     def __array_function__(self, func, types, args, kwargs):
         if func is np.stack and args and args[0] is self and not kwargs.get("axis"):

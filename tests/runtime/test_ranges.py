@@ -85,3 +85,11 @@ def test_range_dtype_follows_its_bounds():
 
     g = trace(f, (np.int32, ()))
     assert g(np.int32(4)) == 3 and g(np.int32(4)).dtype == np.int32
+
+
+def test_python_iteration_of_a_staged_range_is_an_error():
+    def f(n):
+        return sum(x for x in range_(n))
+
+    with pytest.raises(StagingError, match="cannot be iterated by Python while tracing"):
+        trace(f, (np.int64, ()))
