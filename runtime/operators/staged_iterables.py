@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from runtime.backend import get_backend
-from runtime.errors import StagingError
+from runtime.operators.staged_state import rule_error
+from runtime.origin import user_origin
 
 __all__ = [
     "StagedIterable",
@@ -50,8 +51,9 @@ def tensor_length(tensor: Any) -> Any:
     shape = tensor.shape
     if shape is None or len(shape) == 0:
         if shape is not None:
-            raise StagingError(
-                f"cannot iterate over a 0-d Tensor ({tensor.name}); iterate over a 1-d or higher Tensor"
+            raise rule_error(
+                f"a staged for loop iterates over a 0-d Tensor ({tensor.name})", user_origin(),
+                "Iterate over a Tensor of rank 1 or more (its first dimension), or over ag.range(t).",
             )
     elif shape[0] is not None:
         return shape[0]
@@ -141,10 +143,11 @@ def iterate_for_numpy(value: Any):
 
     if sys._getframe(2).f_code.co_name == "_arrays_for_stack_dispatcher":
         return iter((value,))
-    raise StagingError(
+    raise rule_error(
         f"a staged {type(value).__name__} cannot be iterated by Python while tracing (its length "
-        f"is known only when the graph runs); iterate it with a for statement in converted code "
-        f"(a staged loop), or use np.stack(...) to get its values as a Tensor"
+        f"is known only when the graph runs)", user_origin(),
+        "Iterate it with a for statement in converted code (a staged loop), or use np.stack(...) "
+        "to get its values as a Tensor.",
     )
 
 
@@ -174,9 +177,9 @@ def as_staged_iterable(value: Any) -> StagedIterable:
         return value.as_staged_iterable()
     if isinstance(value, (list, tuple, np.ndarray)):
         return _SequenceIterable(value)
-    raise StagingError(
-        f"cannot iterate over {type(value).__name__} in a staged loop; iterate over a Tensor, "
-        f"an ag.TensorArray or ag.range, or a list of equally shaped arrays"
+    raise rule_error(
+        f"a staged loop cannot iterate over {type(value).__name__}", user_origin(),
+        "Iterate over a Tensor, an ag.TensorArray or ag.range, or a list of equally shaped arrays.",
     )
 
 
@@ -208,14 +211,16 @@ def _unpack(item: Any, target: Any) -> Any:
     if backend.is_staged(item):
         shape = item.shape
         if shape is None or not shape or shape[0] is None:
-            raise StagingError(
-                f"cannot unpack a {backend.type_of(item)} Tensor into {len(target)} names in a "
-                f"staged loop: its first dimension is not known while tracing; index it instead"
+            raise rule_error(
+                f"a staged loop cannot unpack a {backend.type_of(item)} Tensor into "
+                f"{len(target)} names: its first dimension is not known while tracing",
+                user_origin(), "Bind the row to one name and index it (row[0], row[1], ...).",
             )
         if shape[0] != len(target):
-            raise StagingError(
-                f"cannot unpack a {backend.type_of(item)} Tensor into {len(target)} names "
-                f"(its first dimension is {shape[0]})"
+            raise rule_error(
+                f"a staged loop cannot unpack a {backend.type_of(item)} Tensor into "
+                f"{len(target)} names (its first dimension is {shape[0]})", user_origin(),
+                f"Use {shape[0]} names in the for target, or index the row.",
             )
         return tuple(_unpack(item[k], sub) for k, sub in enumerate(target))
     if isinstance(item, tuple) and len(item) == len(target):

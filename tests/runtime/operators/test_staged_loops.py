@@ -540,3 +540,20 @@ def test_for_over_a_tensor_array():
 
     g = trace(f, (np.int64, (None,)))
     assert g(np.array([1, 2, 3])) == 14
+
+
+@pytest.mark.parametrize("types, target, expected", [
+    ((np.int64, ()), "x", "a staged for loop iterates over a 0-d Tensor"),
+    ((np.int64, (None, 3)), "x, y", "cannot unpack a int64[3] Tensor into 2 names"),
+    ((np.int64, (None, None)), "x, y", "its first dimension is not known while tracing"),
+])
+def test_iteration_errors_name_the_line(types, target, expected):
+    def f(t):
+        ag__.for_stmt(t, None, lambda itr: None, lambda: (), lambda v: None, (),  # <- iterate
+                      {"iterate_names": target})
+        return t
+
+    with pytest.raises(StagingError) as info:
+        trace(f, types)
+    assert expected in str(info.value)
+    assert line_of("# <- iterate") in str(info.value)
