@@ -128,7 +128,10 @@ class _SequenceIterable(StagedIterable):
         return len(self.values)
 
     def staged_item(self, index: Any) -> Any:
-        return np.stack([np.asarray(v) if not get_backend().is_staged(v) else v for v in self.values])[index]
+        backend = get_backend()
+        if any(backend.is_staged(v) for v in self.values):
+            return np.stack(list(self.values))[index]
+        return backend.constant(np.stack([np.asarray(v) for v in self.values]))[index]
 
 
 def iterate_for_numpy(value: Any):

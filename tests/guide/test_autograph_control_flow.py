@@ -487,3 +487,24 @@ def test_return_bound_only_in_the_false_branch():
     assert (return_in_else(np.int64(-3)), return_in_else(np.int64(3))) == (6, 3)
     assert first_non_negative(np.array([-1, -2, 5])) == 5
     assert first_non_negative(np.array([-1])) == -1
+
+
+@ag.function
+def weighted(xs):
+    s = 0
+    for x, w in zip(xs, [1, 2, 3]):
+        s += x * w
+    return s
+
+
+@ag.function
+def enumerate_from_one(xs):
+    s = 0
+    for i, x in enumerate(xs, 1):
+        s += i * x
+    return s
+
+
+def test_zip_with_a_python_list_and_enumerate_with_a_start():
+    assert weighted(np.array([1, 1, 1, 1])) == 6
+    assert enumerate_from_one(np.array([1, 1, 1])) == 6
