@@ -19,7 +19,8 @@ def main(argv: list[str] | None = None) -> int:
         print(ag.to_code(function))
         concrete = function.get_concrete_function(*args)
         print(concrete)
-        print(f"# graph: {len(concrete.graph.as_graph_def().node)} nodes")
+        print(f"# graph: {len(concrete.graph.as_graph_def().node)} nodes, compiled to:")
+        print(concrete.graph.to_source())
         print(f"{name}{args} = {function(*args)!r}\n")
     return 0
 
