@@ -12,19 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.backend import get_backend
 from runtime.tensor import Tensor
 
 __all__ = ["for_stmt"]
 
+_BACKEND = get_backend()
+_PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, enumerate, zip})
+
 
 def _is_staged_iterable(iterable: object) -> bool:
+    if type(iterable) in _PYTHON_ITERABLES:  # the common Python case: no attribute lookups
+        return False
     if isinstance(iterable, Tensor):
         return True
     if getattr(iterable, "__autograph_staged_iterable__", False):
         return True
-    from runtime.backend import get_backend
-
-    return get_backend(iterable).is_tensor_array(iterable)
+    return _BACKEND.is_tensor_array(iterable)
 
 
 def for_stmt(
