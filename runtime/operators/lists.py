@@ -11,6 +11,9 @@ __all__ = ["list_append"]
 
 
 def list_append(target: object, element: object) -> object:
+    if type(target) is list:  # the Python case first: no attribute lookup
+        target.append(element)
+        return target
     if getattr(target, "__autograph_staged_list__", False):
         return target.append(element)  # staged lists are values: append returns the new one
     target.append(element)
