@@ -127,10 +127,11 @@ class _Loop:
 
     def stage(self, test: Callable[[Any], Any], step: Callable[[Any], None], counted: bool) -> None:
         initial = self._with_pending_lists(self.get_state())
-        first_bound = [n for n, v in zip(self.names, initial)
-                       if isinstance(v, Undefined) and not is_return_value(n)]
+        unbound = [isinstance(v, Undefined) for v in initial]
         if any(isinstance(v, (Undefined, PendingList)) for v in initial):
             initial = self._discover(initial, step)
+        first_bound = [n for n, was, v in zip(self.names, unbound, initial)
+                       if was and not isinstance(v, Undefined) and not is_return_value(n)]
         state = FlatState.of(self.names, initial, self.backend)
         kinds = [leaf_kind(v, self.backend) for v in state.leaves]
         counted = counted or bool(first_bound)
