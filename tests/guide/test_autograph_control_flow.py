@@ -508,3 +508,48 @@ def enumerate_from_one(xs):
 def test_zip_with_a_python_list_and_enumerate_with_a_start():
     assert weighted(np.array([1, 1, 1, 1])) == 6
     assert enumerate_from_one(np.array([1, 1, 1])) == 6
+
+
+# -- Tracing "if" and "while": tensors trace every branch once, Python values unroll -----
+@ag.function
+def which_branch(n):
+    if n == 0:
+        print("Tracing branch 1")
+        result = n * 0
+    elif n == 1:
+        print("Tracing branch 2")
+        result = n * 10
+    else:
+        print("Tracing branch 3")
+        result = n * 100
+    return result
+
+
+def test_tensor_if_traces_every_branch_python_if_one(capsys):
+    assert which_branch(np.int64(1)) == 10
+    assert capsys.readouterr().out.splitlines() == [
+        "Tracing branch 1", "Tracing branch 2", "Tracing branch 3"]
+    assert which_branch(np.int64(2)) == 200
+    assert capsys.readouterr().out == ""
+    assert which_branch(1) == 10
+    assert capsys.readouterr().out.splitlines() == ["Tracing branch 2"]
+
+
+@ag.function
+def add_n_times(x, n):
+    i = 0
+    while i < n:
+        x = x + 1
+        i += 1
+    return x
+
+
+@pytest.mark.filterwarnings("ignore:.*traced a new graph")
+def test_python_while_unrolls_tensor_while_is_one_loop():
+    x = np.float64(0.5)
+    sizes = {n: node_count(add_n_times, x, n) for n in (3, 6)}
+    tensor_size = node_count(add_n_times, x, np.int64(3))
+    print(f"while over a Python bound: {sizes} nodes; over a tensor bound: {tensor_size} nodes")
+    assert sizes[6] > sizes[3]
+    assert node_count(add_n_times, x, np.int64(6)) == tensor_size
+    assert add_n_times(x, np.int64(6)) == 6.5 and add_n_times(x, 4) == 4.5
