@@ -22,6 +22,7 @@ UNARY = [np.negative, np.absolute, np.sqrt, np.exp, np.tanh, np.sign, np.floor, 
 BINARY = [np.add, np.subtract, np.multiply, np.divide, np.floor_divide, np.maximum, np.minimum, np.less,
           np.equal, np.logical_and, np.arctan2, np.bitwise_and, np.power, np.remainder, np.hypot]
 SCALARS = [0, 1, -3, 2.5, True, 1e300, 1j]
+pytestmark = pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
 
 
 @st.composite
