@@ -8,8 +8,9 @@ engine (JAX's tracers) plugs in by implementing this Protocol and being
 returned from `get_backend()` for its values.
 
 Math on staged values goes through NumPy itself (`np.logical_and(t, u)`,
-`t[i]`, `np.arange(...)`): every backend's values implement NumPy's
-dispatch protocols, so that part needs no method here.
+`t[i]`, `np.shape(t)`): every backend's values implement NumPy's dispatch
+protocols, so that part needs no method here (`arange` does, since
+`np.arange` has no dispatch).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from runtime.graph import Graph
+from runtime.tensor import Tensor, constant_node, record
+from runtime.trace_context import building, current_graph, is_tracing
 from runtime.types import TensorType
 
 __all__ = ["Backend", "NumpyGraphBackend", "get_backend"]
@@ -79,22 +83,15 @@ class NumpyGraphBackend:
     """The embedded NumPy graph (`runtime.graph`, `runtime.control_flow`)."""
 
     def is_staged(self, value: object) -> bool:
-        from runtime.tensor import Tensor
-
         return isinstance(value, Tensor)
 
     def is_tracing(self) -> bool:
-        from runtime.trace_context import is_tracing
-
         return is_tracing()
 
     def type_of(self, value: Any) -> TensorType:
         return value.type
 
     def constant(self, value: Any, dtype: Any = None) -> Any:
-        from runtime.tensor import Tensor, constant_node
-        from runtime.trace_context import current_graph
-
         graph = current_graph()
         array = np.asarray(value) if dtype is None else np.asarray(value, dtype=dtype)
         return Tensor(constant_node(array, graph), graph)
@@ -130,8 +127,6 @@ class NumpyGraphBackend:
         return hasattr(type(value), "__autograph_rebuild__")
 
     def arange(self, start, limit, delta, dtype):
-        from runtime.tensor import record
-
         _register_range()
         return record("staged_range", (start, limit, delta), {"dtype": np.dtype(dtype)})
 
@@ -141,15 +136,9 @@ class NumpyGraphBackend:
         staged_assert_op(cond, message, origin)
 
     def discovery_scope(self):
-        from runtime.graph import Graph
-        from runtime.trace_context import building, current_graph
-
         return building(Graph("discovery", parent=current_graph()))
 
     def placeholder(self, type_: TensorType) -> Any:
-        from runtime.tensor import Tensor
-        from runtime.trace_context import current_graph
-
         graph = current_graph()
         return Tensor(graph.add_input(type_, "probe"), graph)
 
