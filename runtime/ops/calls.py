@@ -130,14 +130,6 @@ def _is_dtype_like(value: type) -> bool:
     return True
 
 
-def _leaves(value: Any):
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _leaves(item)
-    else:
-        yield value
-
-
 def resolve_call(
     values: Sequence[Any], attrs: Mapping[str, Any], convert: Callable[[Any], Any] = lambda w: w
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:

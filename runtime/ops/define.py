@@ -17,17 +17,18 @@ from typing import Any
 
 from runtime.errors import StagingError
 from runtime.ops.calls import render, render_call, resolve_call, split_call, staging_error
-from runtime.ops.registry import OPS, Op, register
+from runtime.ops.registry import Op, register
 from runtime.types import TensorType
 
 __all__ = ["define", "Rule", "stage"]
 
 Rule = Callable[..., "TensorType"]
-_SIMPLE = re.compile(r"^(?:[A-Za-z_][\w.]*|\d[\w.]*|\(.*\))$")
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][\w.]*|\d[\w.]*)$")
 
 
 def _operand(source: str) -> str:
-    return source if _SIMPLE.match(source) and not source.startswith("float(") else f"({source})"
+    """A name or non-negative number as is; anything else parenthesised (`(-1) ** x`)."""
+    return source if _SIMPLE.match(source) else f"({source})"
 
 
 def define(
@@ -72,8 +73,6 @@ def define(
             return fmt.format(*(_operand(s) for s in rendered))
         return render_call(path, sources, attrs)
 
-    if name in OPS:
-        return OPS[name]
     return register(Op(name, infer=infer, impl=impl, emit=emit or emit_call))
 
 
