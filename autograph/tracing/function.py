@@ -233,14 +233,7 @@ class Function:
         return self._converted
 
     def _convert(self) -> Callable[..., Any]:
-        if not self._autograph:
-            return self._func
-        from autograph.api import convert
-
-        try:
-            return convert(self._func)
-        except NotImplementedError:  # the converter is not available: trace as written
-            return self._func
+        return _converted(self._func) if self._autograph else self._func
 
     def _miss(self, key: Any, values: tuple) -> ConcreteFunction:
         with self._lock:
@@ -336,6 +329,20 @@ def function(
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
+
+
+def _converted(func: Any) -> Any:
+    """`func` converted: functions, partials and callable objects; builtins as they are."""
+    from autograph.api import convert
+
+    if isinstance(func, functools.partial):
+        return functools.partial(_converted(func.func), *func.args, **func.keywords)
+    if isinstance(func, types.FunctionType):
+        return convert(func)
+    call = vars(type(func)).get("__call__") if not isinstance(func, type) else None
+    if isinstance(call, types.FunctionType):
+        return types.MethodType(convert(call), func)
+    return func  # builtins, ufuncs and other C functions have nothing to convert
 
 
 def _weak(obj: Any) -> Callable[[], Any]:

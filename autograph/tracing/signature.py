@@ -75,7 +75,8 @@ class Signature:
             elif param.kind is _P.VAR_POSITIONAL:
                 args.extend(value)
             elif param.kind is _P.KEYWORD_ONLY:
-                kwargs[param.name] = value
+                if value is not param.default:  # left out: some C functions reject explicit defaults
+                    kwargs[param.name] = value
             else:
                 kwargs.update(value)
         return tuple(args), kwargs

@@ -339,3 +339,20 @@ def test_one_trace_per_distinct_dtype_and_shape(arrays):
         for dtype, size in arrays:
             np.testing.assert_array_equal(f(np.ones(size, dtype)), np.full(size, 2, dtype))
     assert f.experimental_get_tracing_count() == len(set(arrays))
+
+
+def test_partials_callable_objects_and_builtins():
+    import functools
+
+    def scale(x, k):
+        if x > 0:
+            return x * k
+        return x
+
+    class AddOne:
+        def __call__(self, x):
+            return x + 1
+
+    assert ag.function(functools.partial(scale, k=3))(np.int64(2)) == 6
+    assert ag.function(AddOne())(np.int64(2)) == 3
+    assert ag.function(np.tanh)(np.float64(0.0)) == 0.0

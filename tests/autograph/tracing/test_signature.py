@@ -26,7 +26,8 @@ def test_varargs_and_keyword_only_round_trip():
     sig = Signature.of(f)
     values = sig.canonicalize((1, 2, 3), {"z": 4})
     assert values == (1, (2, 3), 1, {"z": 4})
-    assert sig.to_call(values) == ((1, 2, 3), {"k": 1, "z": 4})
+    assert sig.to_call(values) == ((1, 2, 3), {"z": 4})
+    assert sig.to_call((1, (), 5, {})) == ((1,), {"k": 5})
 
 
 def test_skip_first_and_hints():
