@@ -339,7 +339,8 @@ def _converted(func: Any) -> Any:
         return functools.partial(_converted(func.func), *func.args, **func.keywords)
     if isinstance(func, types.FunctionType):
         return convert(func)
-    call = vars(type(func)).get("__call__") if not isinstance(func, type) else None
+    owners = () if isinstance(func, type) else type(func).__mro__
+    call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
     if isinstance(call, types.FunctionType):
         return types.MethodType(convert(call), func)
     return func  # builtins, ufuncs and other C functions have nothing to convert
