@@ -1,0 +1,85 @@
+"""The older guide's section on state: program order of Variable ops, and creating Variables."""
+
+import numpy as np
+import pytest
+
+import autograph as ag
+
+
+def test_stateful_ops_run_in_program_order():
+    a = ag.Variable(1.0)
+    b = ag.Variable(2.0)
+
+    @ag.function
+    def f(x, y):
+        a.assign(y * b)
+        b.assign_add(x * a)
+        return a + b
+
+    assert f(1.0, 2.0) == 10.0
+
+
+def test_creating_a_variable_at_every_call_is_an_error():
+    @ag.function
+    def f(x):
+        v = ag.Variable(1.0)
+        v.assign_add(x)
+        return v
+
+    with pytest.raises(ValueError, match="singleton Variables"):
+        f(1.0)
+
+
+def test_a_captured_variable_is_fine(capsys):
+    v = ag.Variable(1.0)
+
+    @ag.function
+    def f(x):
+        return v.assign_add(x)
+
+    print(f(1.0))  # 2.0
+    print(f(2.0))  # 4.0
+    assert capsys.readouterr().out == "2.0\n4.0\n"
+
+
+def test_variables_created_only_on_the_first_call(capsys):
+    class C:
+        pass
+
+    obj = C()
+    obj.v = None
+
+    @ag.function
+    def g(x):
+        if obj.v is None:
+            obj.v = ag.Variable(1.0)
+        return obj.v.assign_add(x)
+
+    print(g(1.0))  # 2.0
+    print(g(2.0))  # 4.0
+    assert capsys.readouterr().out == "2.0\n4.0\n"
+
+
+def test_initial_values_may_depend_on_python_arguments_and_other_variables(capsys):
+    state = []
+
+    @ag.function
+    def fn(x):
+        if not state:
+            state.append(ag.Variable(2.0 * x))
+            # Inside a trace `state[0] * 3.0` is staged; read the Variable's value instead.
+            state.append(ag.Variable(state[0].numpy() * 3.0))
+        return state[0] * x * state[1]
+
+    print(fn(1.0))
+    print(fn(3.0))
+    assert capsys.readouterr().out == "12.0\n36.0\n"
+
+
+def test_a_staged_initial_value_is_a_clear_error():
+    @ag.function
+    def fn(x):
+        return ag.Variable(2.0 * x)
+
+    with pytest.raises(ag.errors.StagingError, match="initial value"):
+        fn(np.float64(1.0))
