@@ -17,7 +17,7 @@ NumPy hands every array function applied to a Tensor to
 | sorting, searching | sort, argsort, searchsorted, take, take_along_axis, diff, ediff1d, interp, percentile, quantile, isin | NumPy's |
 | comparisons | array_equal, array_equiv, allclose | scalar bool |
 | data-dependent | nonzero, argwhere, flatnonzero, unique | unknown length (None) |
-| introspection | shape (Python ints when known), size, ndim, asarray/asanyarray/array/astype (a Tensor stays one; dtype= casts), split/array_split (a list) | |
+| introspection | shape (Python ints when known), size, ndim, result_type, asarray/asanyarray/array/astype (a Tensor stays one; dtype= casts), split/array_split (a list), broadcast_arrays (a tuple) | |
 
 Anything else applied to a Tensor raises StagingError naming the function and
 the closest supported ones.
@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 
 from runtime.ops import elementwise, reductions, shape_ops
-from runtime.ops.calls import staging_error
+from runtime.ops.calls import is_staged, staging_error
 from runtime.ops.creation import CALL_OVERRIDES, asarray
 from runtime.ops.define import define, stage
-from runtime.ops.shapes import known_product, probe_type
+from runtime.ops.shapes import broadcast, known_product, probe_type, shape_of
 from runtime.types import TensorType
 
 __all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS", "CALL_OVERRIDES"]
@@ -176,7 +176,44 @@ def _split(array: Any, indices_or_sections: Any, axis: int = 0, *, strict: bool 
     return [t[lead + (slice(lo, hi),)] for lo, hi in bounds]
 
 
+def _per_array(name: str) -> Callable[..., Any]:
+    """atleast_1d(a, b) and friends: one op per array, a tuple when given several."""
+
+    def call(*arrays: Any) -> Any:
+        staged = tuple(stage(name, (a,), {}) for a in arrays)
+        return staged[0] if len(staged) == 1 else staged
+
+    return call
+
+
+def _result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """NumPy's promotion over the tensors' dtypes (Python scalars stay weak)."""
+    return np.result_type(*(_tensor(a).dtype if is_staged(a) else a for a in arrays_and_dtypes))
+
+
+def _broadcast_arrays_rule(*arrays: Any, index: int) -> TensorType:
+    dtype = arrays[index].dtype if isinstance(arrays[index], TensorType) else np.asarray(arrays[index]).dtype
+    return TensorType(dtype, broadcast(*(shape_of(a) for a in arrays)))
+
+
+def _broadcast_arrays_fmt(args: list[str], keywords: dict[str, str]) -> str:
+    return f"np.broadcast_arrays({', '.join(args)})[{keywords['index']}]"
+
+
+define(
+    "broadcast_arrays", lambda *arrays, index: np.broadcast_arrays(*arrays)[index], _broadcast_arrays_rule,
+    fmt=_broadcast_arrays_fmt,
+)
+
+
+def _broadcast_arrays(*arrays: Any) -> tuple:
+    return tuple(stage("broadcast_arrays", arrays, {"index": k}) for k in range(len(arrays)))
+
+
 _SPECIAL: dict[str, Callable[..., Any]] = {
+    "atleast_1d": _per_array("atleast_1d"), "atleast_2d": _per_array("atleast_2d"),
+    "atleast_3d": _per_array("atleast_3d"), "result_type": _result_type,
+    "broadcast_arrays": _broadcast_arrays,
     "shape": _shape, "size": _size, "ndim": _ndim, "asarray": _asarray, "asanyarray": _asarray,
     "array": _asarray, "astype": _astype, "empty_like": _empty_like, "nonzero": _nonzero,
     "where": _where, "split": _split, "array_split": lambda a, s, axis=0: _split(a, s, axis, strict=False),
