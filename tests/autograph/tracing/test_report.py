@@ -61,3 +61,34 @@ def test_generated_frames_map_to_user_lines():
 def test_format_frames():
     text = format_frames([Origin("a.py", 3, "  v = make()\n", "f")])
     assert text == 'in user code:\n\n    File "a.py", line 3, in f\n        v = make()'
+
+
+def test_converted_code_is_reported_at_the_users_lines():
+    def helper(y):
+        return y.no_such_attribute
+
+    @ag.function
+    def f(x):
+        if x > 0:
+            x = helper(x)
+        return x
+
+    with pytest.raises(AttributeError) as info:
+        f(np.int64(1))
+    notes = _notes(info.value)
+    assert "x = helper(x)" in notes and "return y.no_such_attribute" in notes
+    assert "<autograph" not in notes
+
+
+def test_python_310_fallback_puts_the_report_in_the_message(monkeypatch):
+    monkeypatch.setattr(sys, "version_info", (3, 10, 0))
+
+    def boom():
+        raise ValueError("bad value")
+
+    try:
+        boom()
+    except ValueError as error:
+        annotate(error)
+        assert str(error).startswith("bad value\n\nin user code:")
+        assert 'raise ValueError("bad value")' in str(error)
