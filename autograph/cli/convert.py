@@ -67,6 +67,7 @@ def run_convert(
     streams = _Streams(stdin, stdout, stderr, Progress(stderr, len(options.files)))
     failed = False
     converted_total = 0
+    failures = 0
     started = time.perf_counter()
     for index, path in enumerate(options.files, start=1):
         streams.progress.step(index, path)
@@ -81,12 +82,14 @@ def run_convert(
         outcome = _convert_file(source, tree, options, convert_source, streams)
         failed |= outcome.failed
         converted_total += outcome.converted
+        failures += outcome.failures
     streams.progress.clear()
     if options.stats:
         elapsed = (time.perf_counter() - started) * 1000
         stderr.write(f"{converted_total} functions converted in {elapsed:.1f} ms\n")
-    if options.check and not failed:
-        stderr.write(f"{converted_total} functions convert cleanly\n")
+    if options.check:
+        fail_text = f", {failures} cannot be converted" if failures else ""
+        stderr.write(f"{converted_total} functions convert cleanly{fail_text}\n")
     return 1 if failed else 0
 
 
@@ -103,6 +106,7 @@ class _FileFailure:
 class _Outcome:
     converted: int
     failed: bool
+    failures: int = 0
 
 
 def _convert_file(
@@ -114,7 +118,7 @@ def _convert_file(
         results = convert_source(source.text, source.path, names, options.all_functions)
     except AutographError as error:  # the file as a whole cannot be converted
         _say(streams, streams.stderr, failure_message(source.path, _FileFailure(error)))
-        return _Outcome(0, True)
+        return _Outcome(0, True, 1)
     failed = _report_missing(source, names, results, streams)
     for result in results:
         if result.error is not None:
@@ -123,12 +127,12 @@ def _convert_file(
             failed = True
     good = [r for r in results if r.error is None]
     if not results and not names:
-        _say(streams, streams.stderr, _nothing_to_convert(source.path))
+        _say(streams, streams.stderr, _nothing_to_convert(source.path, options.all_functions))
     if options.stats:
         _print_stats(source, good, convert_source, streams)
     if not options.check:
         _emit(source, tree, good, options, streams)
-    return _Outcome(len(good), failed)
+    return _Outcome(len(good), failed, len(results) - len(good))
 
 
 def failure_message(path: str, result: Any) -> str:
@@ -153,7 +157,9 @@ def _report_missing(
     return bool(missing)
 
 
-def _nothing_to_convert(path: str) -> str:
+def _nothing_to_convert(path: str, all_functions: bool) -> str:
+    if all_functions:
+        return f"{path}: no function to convert: the file defines none"
     return (
         f"{path}: no function to convert: none is decorated with @ag.function; "
         f"pass --all to convert every function, or --function NAME"

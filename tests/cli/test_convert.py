@@ -66,6 +66,7 @@ def test_failures_are_file_line_and_exit_1_while_others_convert():
 def test_check_only_reports_failures():
     status, out, err = run("convert", GENERATOR, "--check")
     assert status == 1
+    assert "1 functions convert cleanly, 1 cannot be converted" in err
     assert out.splitlines() == [
         f"{GENERATOR}:12: 'yield' makes 'numbers' a generator, which cannot be converted; "
         "return a list instead, or mark it ag.do_not_convert"
@@ -142,6 +143,8 @@ def test_file_without_decorated_functions_says_how_to_choose(tmp_path):
     status, out, err = run("convert", str(path))
     assert (status, out) == (0, "")
     assert "pass --all" in err
+    path.write_text("x = 1\n")
+    assert run("convert", str(path), "--all")[2].endswith("no function to convert: the file defines none\n")
 
 
 def test_usage_errors_exit_2(capsys):
