@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
@@ -112,7 +113,9 @@ class ConcreteFunction:
         return self.run(inputs)
 
     def _check_input(self, index: int, leaf: Any, spec: TensorSpec) -> Any:
-        value = leaf if is_tensor_like(leaf) else np.asarray(leaf)
+        value = leaf if is_tensor_like(leaf) else value_for_spec(leaf, spec)
+        if value is None:
+            value = np.asarray(leaf)
         if not spec.is_compatible_with(value):
             got = TensorSpec.from_value(value)
             raise InvalidArgumentError(

@@ -17,7 +17,7 @@ from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from runtime.structure import TreeDef, flatten
 
-__all__ = ["InputSignature"]
+__all__ = ["InputSignature", "value_for_spec"]
 
 # the dtype kinds a Python value of each kind may be converted to
 _FITS = {"b": "b", "i": "iuf", "u": "iuf", "f": "f", "c": "c", "U": "U", "S": "S"}
@@ -48,7 +48,7 @@ class InputSignature:
             raise self._error(values, name, "the arguments are not structured like the signature")
         inputs = []
         for index, (leaf, spec) in enumerate(zip(leaves, self.specs)):
-            value = _converted(leaf, spec)
+            value = value_for_spec(leaf, spec)
             if value is None or not spec.is_compatible_with(value):
                 shown = leaf if value is None else value
                 what = (
@@ -84,7 +84,7 @@ def _is_array_like(value: Any) -> bool:
     return isinstance(value, (np.ndarray, np.generic, bool, int, float, complex, list, tuple))
 
 
-def _converted(leaf: Any, spec: TensorSpec) -> Any:
+def value_for_spec(leaf: Any, spec: TensorSpec) -> Any:
     """`leaf` as an array for `spec`: NumPy values as they are, Python values cast if they fit."""
     if isinstance(leaf, (np.ndarray, np.generic)):
         return leaf

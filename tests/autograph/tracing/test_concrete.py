@@ -123,3 +123,11 @@ def test_structured_outputs():
     assert out["none"] is None
     assert isinstance(out["twice"], ag.Tensor)
     assert out["twice"].dtype == np.int64 and out["twice"].shape == ()
+
+
+def test_python_numbers_are_converted_to_the_input_dtype():
+    cf = double.get_concrete_function(np.int32(1))
+    out = cf(3)
+    assert out == 6 and out.dtype == np.int32
+    with pytest.raises(InvalidArgumentError):
+        cf(1.5)
