@@ -203,7 +203,7 @@ class ConcreteFunction:
         """`name(args)` with the Args and Returns sections, as the guide prints them."""
         lines = [self._header(), "  Args:"]
         for i, name in enumerate(self.signature.names):
-            if not self._is_static_param(i):
+            if not self._is_python_param(i):
                 start, stop = self._param_ranges()[i]
                 text = _format(self.in_tree.children[i], iter(self.in_plan[start:stop]), _format_in)
                 lines.append(f"    {name}: {text}")
@@ -265,6 +265,9 @@ def _describe_spec(spec: TensorSpec) -> str:
 def _format_in(plan: Any) -> str:
     if isinstance(plan, TensorSpec):
         return f"{plan.dtype.name} Tensor, shape={plan.type.shape_str()}"
+    if type(plan) is Identity and is_variable(plan.ref()):
+        variable = plan.ref()
+        return f"{variable.dtype.name} Variable, shape={TensorSpec(variable.shape).type.shape_str()}"
     return repr(_resolve(plan)) if type(plan) is tuple else repr(plan)
 
 

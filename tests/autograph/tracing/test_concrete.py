@@ -131,3 +131,20 @@ def test_python_numbers_are_converted_to_the_input_dtype():
     assert out == 6 and out.dtype == np.int32
     with pytest.raises(InvalidArgumentError):
         cf(1.5)
+
+
+def test_variables_are_listed_with_the_arguments():
+    @ag.function(autograph=False)
+    def step(w, x, rate):
+        return w * x * rate
+
+    w = ag.Variable(np.zeros(2))
+    cf = step.get_concrete_function(w, np.float64(1), 0.5)
+    assert str(cf) == (
+        "ConcreteFunction step(w, x, rate=0.5)\n"
+        "  Args:\n"
+        "    w: float64 Variable, shape=(2,)\n"
+        "    x: float64 Tensor, shape=()\n"
+        "  Returns:\n"
+        "    float64 Tensor, shape=(2,)"
+    )
