@@ -86,11 +86,15 @@ def run_convert(
     streams.progress.clear()
     if options.stats:
         elapsed = (time.perf_counter() - started) * 1000
-        stderr.write(f"{converted_total} functions converted in {elapsed:.1f} ms\n")
+        stderr.write(f"{_functions(converted_total)} converted in {elapsed:.1f} ms\n")
     if options.check:
-        fail_text = f", {failures} cannot be converted" if failures else ""
-        stderr.write(f"{converted_total} functions convert cleanly{fail_text}\n")
+        total = converted_total + failures
+        stderr.write(f"{converted_total} of {_functions(total)} convert cleanly\n")
     return 1 if failed else 0
+
+
+def _functions(count: int) -> str:
+    return f"{count} function" if count == 1 else f"{count} functions"
 
 
 @dataclass
