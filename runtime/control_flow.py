@@ -10,7 +10,9 @@ node. Concrete predicates and loops outside a trace simply run in Python.
 Leaves of branch results and loop variables are Tensors, concrete values
 (which become constants), or objects that stage as a Tensor: anything with
 `__autograph_tensor__()` (a Variable is read; a TensorArray gives its handle)
-and, to come back as the same kind of object, `__autograph_rebuild__(tensor)`.
+and, to come back as the same kind of object, `__autograph_rebuild__(tensor)`
+(a cond first asks the true branch's object to `__autograph_join__` the false
+branch's, so the rebuilt object only claims what holds in both).
 """
 
 from __future__ import annotations
@@ -149,10 +151,12 @@ def cond(
         user_origin(2),
     )
     results, index = [], 0
-    for label, leaf, node_type in zip(labels, true_leaves, types):
+    for label, leaf, other, node_type in zip(labels, true_leaves, false_leaves, types):
         if node_type is None:
             results.append(None)
             continue
+        if hasattr(leaf, "__autograph_join__"):
+            leaf = leaf.__autograph_join__(other)
         item = graph.add_node("getitem", (node,), {"index": index}, node_type, node.origin, name=_hint(label))
         results.append(_rebuild(leaf, Tensor(item, graph)))
         index += 1

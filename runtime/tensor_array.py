@@ -60,8 +60,8 @@ def ta_write(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype
     return items
 
 
-def ta_read(items: list, index: Any) -> Any:
-    """The element at `index`."""
+def ta_read(items: list, index: Any, dense: bool = False) -> Any:
+    """The element at `index` (a dense array, made by unstack, has every element)."""
     try:
         value = items[index]
     except IndexError:
@@ -92,6 +92,11 @@ def ta_size(items: list) -> np.int64:
     return np.int64(len(items))
 
 
+def _read_source(args, attrs) -> str | None:
+    """A dense array is read by plain indexing; others call ta_read, which checks."""
+    return f"{args[0]}[{args[1]}]" if attrs.get("dense") else None
+
+
 def _register(op: Op) -> Op:
     return OPS[op.name] if op.name in OPS else register(op)
 
@@ -104,7 +109,7 @@ for _op in (
     Op("ta_new", _typed_by_caller, ta_new),
     Op("ta_write", _typed_by_caller, ta_write, inplace=True),
     Op("ta_unstack", _typed_by_caller, ta_unstack),
-    Op("ta_read", _typed_by_caller, ta_read),
+    Op("ta_read", _typed_by_caller, ta_read, emit=_read_source),
     Op("ta_stack", _typed_by_caller, ta_stack),
     Op("ta_size", _typed_by_caller, ta_size, emit=lambda args, attrs: f"np.int64(len({args[0]}))"),
 ):
@@ -137,6 +142,7 @@ class TensorArray:
         self.element_shape: Shape = None if element_shape is None else tuple(element_shape)
         self._handle: Tensor | None = None
         self._items: list = []
+        self._dense = False  # every element written (made by unstack): reads need no check
         if current_graph() is None:
             if isinstance(size, Tensor):
                 raise StagingError("a TensorArray's size is a tensor outside of a trace")
@@ -163,8 +169,21 @@ class TensorArray:
         """The same kind of array around another handle (a loop or cond output)."""
         new = object.__new__(TensorArray)
         new.dtype, new.dynamic_size, new.element_shape = self.dtype, self.dynamic_size, self.element_shape
-        new._size, new._handle, new._items = self._size, handle, []
+        new._size, new._handle, new._items, new._dense = self._size, handle, [], self._dense
         return new
+
+    def __autograph_join__(self, other: Any) -> TensorArray:
+        """Static facts true of both branches' arrays (the template of a cond's output)."""
+        if not isinstance(other, TensorArray) or other.dtype != self.dtype:
+            return self
+        joined = self.__autograph_rebuild__(self._handle)
+        joined.element_shape = (
+            self.element_shape if other.element_shape == self.element_shape
+            else merge_shapes(self.element_shape, other.element_shape)
+        )
+        joined._size = self._size if self._size == other._size else None
+        joined._dense = self._dense and other._dense
+        return joined
 
     def _check_element(self, value: Any) -> None:
         type_ = _element_type(value)
@@ -189,12 +208,14 @@ class TensorArray:
         new._check_element(value)
         attrs = {"dynamic": self.dynamic_size, "dtype": self.dtype}
         new._handle = _stage("ta_write", (self._handle, index, value), attrs, HANDLE)
+        new._dense = False
         return new
 
     def read(self, index: Any) -> Any:
         if self._handle is None:
             return ta_read(self._items, index)
-        return _stage("ta_read", (self._handle, index), {}, TensorType(self.dtype, self.element_shape), "read")
+        attrs = {"dense": True} if self._dense else {}
+        return _stage("ta_read", (self._handle, index), attrs, TensorType(self.dtype, self.element_shape), "read")
 
     def stack(self) -> Any:
         attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
@@ -218,6 +239,7 @@ class TensorArray:
             new._size = type_.shape[0]
             new.element_shape = type_.shape[1:]
         new._handle = _stage("ta_unstack", (value,), {"dtype": self.dtype}, HANDLE)
+        new._dense = True
         return new
 
     def size(self) -> Any:

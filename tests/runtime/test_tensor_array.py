@@ -116,3 +116,22 @@ def test_a_loop_does_not_write_into_an_array_used_after_it():
         return start.size(), grown.size()
 
     assert compile_graph(build(f, (np.int64, ())))(np.int64(7)) == [1, 4]
+
+
+def test_arrays_made_by_unstack_are_read_by_plain_indexing():
+    graph = build(lambda xs: TensorArray(np.float64).unstack(xs).read(1), (np.float64, (3, 2)))
+    source = compile_graph(graph).source
+    assert "ta_read(" not in source and "[np.int64(1)]" in source
+    np.testing.assert_array_equal(compile_graph(graph)(np.arange(6.0).reshape(3, 2))[0], [2.0, 3.0])
+
+
+def test_a_cond_output_only_claims_what_both_branches_guarantee():
+    def f(xs, x):
+        dense = TensorArray(np.float64).unstack(xs)
+        merged = cond(x > 0, lambda: dense, lambda: dense.write(0, xs[1]))
+        return merged.read(0)
+
+    graph = build(f, (np.float64, (3, 2)), (np.float64, ()))
+    assert "ta_read(" in compile_graph(graph).source
+    out = compile_graph(graph)(np.arange(6.0).reshape(3, 2), np.float64(-1))[0]
+    np.testing.assert_array_equal(out, [2.0, 3.0])
