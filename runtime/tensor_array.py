@@ -16,6 +16,7 @@ enclosing graph) the compiler hands the write a copy instead.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -43,20 +44,19 @@ def ta_write(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype
     value_dtype = getattr(value, "dtype", None)
     if value_dtype is not dtype and value_dtype != dtype:
         value = np.asarray(value, dtype=dtype)
-    if index >= 0:
-        try:
-            items[index] = value
-            return items
-        except IndexError:
-            pass
-    i = int(index)
-    if not dynamic or i < 0:
+    i = operator.index(index)
+    size = len(items)
+    if 0 <= i < size:
+        items[i] = value
+    elif dynamic and i >= size:
+        if i > size:
+            items.extend([None] * (i - size))
+        items.append(value)
+    else:
         raise InvalidArgumentError(
-            f"TensorArray index {i} is out of bounds for size {len(items)}; create it with "
+            f"TensorArray index {i} is out of bounds for size {size}; create it with "
             f"dynamic_size=True to let it grow."
         )
-    items.extend([None] * (i + 1 - len(items)))
-    items[i] = value
     return items
 
 
