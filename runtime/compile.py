@@ -84,7 +84,9 @@ def _build(original: Graph, graph: Graph) -> CompiledGraph:
     exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own code
     function = namespace[generated.name]
     entry = _make_entry(graph, generated.params, function)
-    return CompiledGraph(original, generated.source, filename, function, entry)
+    # A subclass per graph whose __call__ *is* the entry function saves a call frame.
+    specialised = type("CompiledGraph", (CompiledGraph,), {"__slots__": (), "__call__": staticmethod(entry)})
+    return specialised(original, generated.source, filename, function, entry)
 
 
 # -- the entry function: input checks and output conversion -----------------
