@@ -239,14 +239,34 @@ def while_loop(
     graph = current_graph()
     if graph is None:
         return _python_loop(cond, body, tuple(loop_vars), maximum_iterations)
-    if isinstance(maximum_iterations, Tensor):
-        raise StagingError(
-            f"{_where()}maximum_iterations must be a Python int; a Tensor bound can be folded "
-            f"into the loop condition instead (add a counter loop variable)."
-        )
     from runtime.loop_tracing import stage_while
 
+    if isinstance(_as_tensor(maximum_iterations), Tensor):
+        return _bounded_by_tensor(graph, cond, body, tuple(loop_vars), _as_tensor(maximum_iterations),
+                                  shape_invariants, names)
     return stage_while(graph, cond, body, tuple(loop_vars), maximum_iterations, shape_invariants, names)
+
+
+def _bounded_by_tensor(graph, test, body, loop_vars: tuple, limit: Tensor, shape_invariants, names) -> tuple:
+    """A Tensor `maximum_iterations`: count iterations in an extra loop variable.
+
+    The user's test runs only while the count is below the limit (a cond in
+    the loop test), so its effects happen exactly as often as with an int bound.
+    """
+    from runtime.loop_tracing import stage_while
+
+    count = len(loop_vars)
+
+    def bounded_test(*values):
+        return cond(values[count] < limit, lambda: test(*values[:count]), lambda: False)
+
+    def bounded_body(*values):
+        return (*_as_tuple(body(*values[:count]), count), values[count] + 1)
+
+    names = None if names is None else (*names, "iterations")
+    result = stage_while(graph, bounded_test, bounded_body, (*loop_vars, np.int64(0)), None,
+                         shape_invariants, names)
+    return result[:count]
 
 
 def _python_loop(cond, body, loop_vars: tuple, maximum_iterations) -> tuple:

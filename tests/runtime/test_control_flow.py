@@ -277,3 +277,12 @@ def test_python_numbers_in_a_branch_take_the_other_branch_dtype():
     assert run(mixed, np.int64(1))[0].dtype == np.float64
     with pytest.raises(StagingError, match="int64.*float64"):
         build(lambda x: cond(x > 0, lambda: x, lambda: 0.5), (np.int64, ()))
+
+
+def test_maximum_iterations_may_be_a_tensor():
+    def f(x, limit):
+        return while_loop(lambda i: i < 100, lambda i: (i + 1,), (x,), maximum_iterations=limit)[0]
+
+    graph = build(f, (np.int64, ()), (np.int64, ()))
+    assert run(graph, np.int64(0), np.int64(4)) == [4]
+    assert run(graph, np.int64(98), np.int64(10)) == [100]
