@@ -48,10 +48,21 @@ def print_values(*values: Any, parts: tuple, sep: str, end: str) -> None:
     """Print the run-time `values` into the slots (None) of `parts`."""
     it = iter(values)
     texts = [format_value(next(it)) if part is None else part for part in parts]
-    print(*texts, sep=sep, end=end, flush=True)
+    print(*texts, sep=sep, end=end)
 
 
-_register(Op("print", infer=lambda types, attrs: _UNIT, impl=print_values, effectful=True))
+def _print_source(args, attrs) -> str:
+    """`print('step', i)`: the builtin shows NumPy values exactly as `format_value` does."""
+    it = iter(args)
+    items = [repr(part) if part is not None else next(it) for part in attrs["parts"]]
+    if attrs["sep"] != " ":
+        items.append(f"sep={attrs['sep']!r}")
+    if attrs["end"] != "\n":
+        items.append(f"end={attrs['end']!r}")
+    return f"print({', '.join(items)})"
+
+
+_register(Op("print", infer=lambda types, attrs: _UNIT, impl=print_values, emit=_print_source, effectful=True))
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n") -> None:
