@@ -275,6 +275,12 @@ def _is_unit(type_: Any) -> bool:
     return isinstance(type_, TensorType) and type_.dtype == object
 
 
+def _output(emitter: _Emitter, node: Node) -> str:
+    """A Variable's value leaves the graph as a copy, so changing it cannot change the Variable."""
+    name = emitter.names[node]
+    return f"{name}.copy()" if node.op == "read_variable" else name
+
+
 def generate_source(graph: Graph, name: str | None = None) -> GeneratedSource:
     """The Python source of `graph` as one function and the globals it reads."""
     emitter = _Emitter(graph)
@@ -282,6 +288,6 @@ def generate_source(graph: Graph, name: str | None = None) -> GeneratedSource:
     fn_name = emitter.ns.create(name or graph.name)
     emitter.write(0, f"def {fn_name}({', '.join(params)}):")
     emitter.emit_graph(graph, 1)
-    emitter.write(1, "return [" + ", ".join(emitter.names[o] for o in graph.outputs) + "]")
+    emitter.write(1, "return [" + ", ".join(_output(emitter, o) for o in graph.outputs) + "]")
     source = "\n".join(emitter.lines) + "\n"
     return GeneratedSource(fn_name, params, source, emitter.globals, emitter.origins)

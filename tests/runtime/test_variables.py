@@ -143,3 +143,10 @@ def test_numpy_functions_and_operators_on_a_variable_are_staged_reads():
     np.testing.assert_array_equal(out[0], [2.0, 6.0])
     np.testing.assert_array_equal(out[1], [-3.0, -7.0])
     assert out[2] == 13.0
+
+
+def test_a_returned_variable_value_is_a_copy():
+    v = Variable(np.zeros(2), name="state")
+    out = compile_graph(build(lambda x: (v.read_value(), x), (np.int64, ())))(np.int64(0))[0]
+    out += 1
+    np.testing.assert_array_equal(v.numpy(), [0.0, 0.0])
