@@ -35,7 +35,14 @@ from runtime.ops import elementwise, reductions, shape_ops
 from runtime.ops.calls import is_staged, staging_error
 from runtime.ops.creation import CALL_OVERRIDES, asarray
 from runtime.ops.define import define, stage
-from runtime.ops.shapes import broadcast, known_product, probe_type, shape_of
+from runtime.ops.shapes import (
+    broadcast,
+    known_product,
+    probe,
+    probe_type,
+    require_concrete,
+    shape_of,
+)
 from runtime.types import TensorType
 
 __all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS", "CALL_OVERRIDES"]
@@ -46,13 +53,19 @@ _PROBED = (
     "take", "take_along_axis", "moveaxis", "rot90", "atleast_1d", "atleast_2d", "atleast_3d",
     "column_stack", "dstack", "append", "pad", "isin", "array_equal", "array_equiv", "allclose",
     "linspace", "around", "round", "real", "imag", "sinc", "cov", "corrcoef", "convolve",
-    "matrix_transpose", "trapezoid",
+    "matrix_transpose", "trapezoid", "cumulative_sum", "cumulative_prod", "partition", "argpartition",
+    "logspace", "geomspace", "nanpercentile", "nanquantile", "vander", "polyval", "angle", "i0",
+    "isreal", "iscomplex", "resize", "digitize", "histogram_bin_edges", "unwrap",
 )
 _LINALG = ("norm", "det", "inv", "solve")
 
 
 def _probe_rule(fn: Callable, fill: str = "zeros") -> Callable[..., TensorType]:
-    return lambda *args, **kwargs: probe_type(fn, args, kwargs, fill)
+    def rule(*args: Any, **kwargs: Any) -> TensorType:
+        require_concrete(fn, args, kwargs)
+        return probe_type(fn, args, kwargs, fill)
+
+    return rule
 
 
 for _name in _PROBED:
@@ -71,17 +84,26 @@ def _repeat_rule(a: TensorType, repeats: Any, axis: Any = None) -> TensorType:
     return TensorType(a.dtype, tuple(dims))
 
 
-def _unknown_length(rank_of: Callable[[TensorType], tuple | None], dtype: Any = None) -> Callable:
+def _unknown_length(fn: Callable, shape_of_input: Callable[[TensorType], tuple]) -> Callable:
+    """Data-dependent results (nonzero, bincount): NumPy's dtype, a shape of unknown length."""
+
     def rule(a: TensorType, *args: Any, **kwargs: Any) -> TensorType:
-        return TensorType(np.dtype(dtype) if dtype else a.dtype, rank_of(a))
+        value = probe(fn, (a, *args), kwargs, small=True)
+        return TensorType(np.asarray(value).dtype, shape_of_input(a))
 
     return rule
 
 
+def _nonzero_at(a: Any, index: int) -> Any:
+    return np.nonzero(a)[index]
+
+
 define("repeat", np.repeat, _repeat_rule)
-define("argwhere", np.argwhere, _unknown_length(lambda a: (None, a.rank), np.intp))
-define("flatnonzero", np.flatnonzero, _unknown_length(lambda a: (None,), np.intp))
-define("nonzero", lambda a, index: np.nonzero(a)[index], _unknown_length(lambda a: (None,), np.intp),
+define("argwhere", np.argwhere, _unknown_length(np.argwhere, lambda a: (None, a.rank)))
+define("flatnonzero", np.flatnonzero, _unknown_length(np.flatnonzero, lambda a: (None,)))
+define("unique_values", np.unique_values, _unknown_length(np.unique_values, lambda a: (None,)))
+define("bincount", np.bincount, _unknown_length(np.bincount, lambda a: (None,)))
+define("nonzero", _nonzero_at, _unknown_length(_nonzero_at, lambda a: (None,)),
        emit=lambda s, attrs: f"np.nonzero({s[0]})[{attrs['index']!r}]")
 
 
@@ -222,7 +244,7 @@ _OPS = {
     name for name in (
         *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "where", "clip",
         "isclose", "nan_to_num", "real_if_close", "zeros_like", "ones_like", "full_like", "sort",
-        "argsort", "repeat", "argwhere", "flatnonzero", "unique",
+        "argsort", "repeat", "argwhere", "flatnonzero", "unique", "unique_values", "bincount",
     )
 }
 NUMPY_FUNCTIONS: dict[str, Any] = {

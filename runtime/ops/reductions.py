@@ -16,7 +16,14 @@ from typing import Any
 import numpy as np
 
 from runtime.ops.define import define
-from runtime.ops.shapes import known_product, normalize_axes, probe, probe_type, reduced
+from runtime.ops.shapes import (
+    known_product,
+    normalize_axes,
+    probe,
+    probe_type,
+    reduced,
+    require_concrete,
+)
 from runtime.types import TensorType
 
 __all__ = ["REDUCTIONS", "SCANS", "reduction_rule", "scan_rule"]
@@ -38,6 +45,7 @@ def reduction_rule(fn: Callable) -> Callable[..., TensorType]:
 
     def rule(*args: Any, **kwargs: Any) -> TensorType:
         bound = _bind(fn, args, kwargs)
+        require_concrete(fn, args, kwargs)
         a = next(iter(bound.values()))
         if not isinstance(a, TensorType) or any(k in bound for k in ("weights", "returned")):
             return probe_type(fn, args, kwargs)

@@ -10,6 +10,7 @@ functions, by running the call twice with different sizes for the unknown dims
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,8 +22,14 @@ from runtime.types import Shape, TensorType
 
 __all__ = [
     "broadcast", "normalize_axes", "reduced", "probe", "probe_type", "dummy", "known_product",
-    "reshaped", "matmul_shape", "shape_of", "elementwise_type",
+    "reshaped", "matmul_shape", "shape_of", "elementwise_type", "require_concrete",
 ]
+
+# Arguments whose value decides a result's shape: they must be Python values, not tensors.
+SHAPE_ARGUMENTS = frozenset({
+    "axis", "axes", "axis1", "axis2", "keepdims", "source", "destination", "reps", "pad_width",
+    "num", "k", "offset", "n", "new_shape", "shape", "newshape",
+})
 
 def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
     """NumPy broadcasting; None vs n is n (n != 1), None vs 1 or None is None."""
@@ -134,13 +141,23 @@ def probe(
 ) -> Any:
     """Run `fn` with every TensorType replaced by a zero array (its shape, or 1-sized dims)."""
 
-    def make(t: TensorType) -> np.ndarray:
+    def make(t: TensorType, fill: str) -> np.ndarray:
         if small:
             return dummy(TensorType(t.dtype, (1,) * (t.rank if t.rank is not None else 1)), fill=fill)
         return dummy(t, size, fill)
 
+    def call(fill: str) -> Any:
+        substituted = {k: _substitute(v, lambda t: make(t, fill)) for k, v in kwargs.items()}
+        return _quiet_call(fn, _substitute(args, lambda t: make(t, fill)), substituted)
+
     try:
-        return _quiet_call(fn, _substitute(args, make), _substitute(kwargs, make))
+        try:
+            return call(fill)
+        except ValueError:
+            if fill == "eye":
+                raise
+            # zeros can be invalid values (a singular matrix, log-spacing from 0): try identities
+            return call("eye")
     except (TypeError, ValueError, IndexError) as exc:
         name = getattr(fn, "__name__", "op")
         raise staging_error(f"{name}: {exc}") from exc
@@ -163,10 +180,13 @@ def probe_type(fn: Callable, args: tuple, kwargs: dict, fill: str = "zeros") -> 
     if all(t.is_fully_defined for t in types):
         return _type_of_result(probe(fn, args, kwargs, fill=fill))
     known = sorted({d for t in types for d in t.shape if d is not None} | {1})
-    sizes = (2, 3, known[-1] + 5, known[-1] + 6)
-    try:
-        results = [_type_of_result(probe(fn, args, kwargs, size=s, fill=fill)) for s in sizes]
-    except ValueError as exc:
+    results = []
+    for size in (2, 3, known[-1] + 5, known[-1] + 6):
+        try:
+            results.append(_type_of_result(probe(fn, args, kwargs, size=size, fill=fill)))
+        except ValueError:
+            continue  # a size the call rejects (kth out of bounds, mismatched dims)
+    if len(results) < 2:
         # The unknown dims must agree with some known size: any size that runs gives the rank.
         for size in known:
             try:
@@ -174,7 +194,7 @@ def probe_type(fn: Callable, args: tuple, kwargs: dict, fill: str = "zeros") -> 
             except ValueError:
                 continue
             return TensorType(result.dtype, (None,) * len(result.shape))
-        raise exc
+        probe(fn, args, kwargs, size=known[-1] + 5, fill=fill)  # raises the StagingError
     if len({len(r.shape) for r in results}) != 1:
         return TensorType(results[0].dtype, None)
     dims = zip(*(r.shape for r in results))
@@ -240,3 +260,17 @@ def elementwise_type(fn: Callable, args: tuple, kwargs: dict, output: int | None
     if output is not None:
         value = value[output]
     return TensorType(np.asarray(value).dtype, shape)
+
+
+def require_concrete(fn: Callable, args: tuple, kwargs: dict, names: frozenset[str] = SHAPE_ARGUMENTS) -> None:
+    """A StagingError when a shape-deciding argument (axis=, reps=, num=...) is a tensor."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+    except (TypeError, ValueError):
+        return
+    for name, value in bound.items():
+        if name in names and any(isinstance(v, TensorType) for v in _flat([value])):
+            raise staging_error(
+                f"np.{getattr(fn, '__name__', 'function')}: the {name}= argument decides the result's "
+                f"shape, so it must be a Python value, not a tensor"
+            )

@@ -83,6 +83,16 @@ CASES = {
     "matrix_transpose": [(np.matrix_transpose, A), (lambda a: a.mT, A)],
     "trapezoid": [(np.trapezoid, V)],
     "repeat": [(lambda v: np.repeat(v, 2), V), (lambda a: np.repeat(a, 2, axis=1), A), (lambda i: np.repeat(i, i), IDX)],
+    "cumulative_sum": [(lambda a: np.cumulative_sum(a, axis=1, include_initial=True), A)],
+    "cumulative_prod": [(lambda v: np.cumulative_prod(v), V)],
+    "partition": [(lambda v: np.partition(v, 2), V)], "argpartition": [(lambda a: np.argpartition(a, 1, axis=0), A)],
+    "logspace": [(lambda v: np.logspace(v[0], v[1], 3), V)], "geomspace": [(lambda v: np.geomspace(1, v + 1, 3), V)],
+    "nanpercentile": [(lambda v: np.nanpercentile(v, 40), V)], "nanquantile": [(lambda a: np.nanquantile(a, 0.2, axis=1), A)],
+    "vander": [(lambda v: np.vander(v, 3), V)], "polyval": [(np.polyval, IDX, V)], "angle": [(np.angle, A)],
+    "i0": [(np.i0, A)], "isreal": [(np.isreal, A)], "iscomplex": [(np.iscomplex, A)],
+    "resize": [(lambda a: np.resize(a, (5, 5)), A)], "digitize": [(np.digitize, V, S)],
+    "histogram_bin_edges": [(lambda v: np.histogram_bin_edges(v, bins=4), V)], "unwrap": [(np.unwrap, V)],
+    "unique_values": [(np.unique_values, B)], "bincount": [(lambda i: np.bincount(i), IDX), (lambda i, v: np.bincount(i, weights=v[:3]), IDX, V)],
     "argwhere": [(np.argwhere, M)], "flatnonzero": [(np.flatnonzero, M)], "unique": [(np.unique, B)],
     "nonzero": [(np.nonzero, M), (lambda m: m.nonzero(), M)],
     "shape": [(np.shape, A)], "size": [(np.size, A), (lambda a: np.size(a, 1), A)], "ndim": [(np.ndim, A)],
@@ -95,7 +105,7 @@ CASES = {
     "linalg.det": [(lambda a: np.linalg.det(a[:, :3]), A)], "linalg.inv": [(lambda a: np.linalg.inv(a[:, :3] + 3 * np.eye(3)), A)],
     "linalg.solve": [(lambda a, v: np.linalg.solve(a[:, :3] + 3 * np.eye(3), v[:3]), A, V)],
 }
-DATA_DEPENDENT = {"argwhere", "flatnonzero", "unique", "nonzero", "repeat", "where"}
+DATA_DEPENDENT = {"argwhere", "flatnonzero", "unique", "nonzero", "repeat", "where", "unique_values", "bincount"}
 
 
 def test_every_table_function_has_cases():
@@ -175,8 +185,19 @@ def test_python_list_of_tensors_and_arrays_stages():
 def test_unsupported_function_is_a_staging_error():
     with pytest.raises(StagingError, match="np.histogram.*SUPPORTED_NUMPY"):
         stage(np.histogram, [V])
-    with pytest.raises(StagingError, match="Close supported functions: .*cumsum"):
-        stage(lambda v: np.cumulative_sum(v), [V])
+    with pytest.raises(StagingError, match="Close supported functions: .*histogram_bin_edges"):
+        stage(lambda v: np.histogram(v), [V])
+    with pytest.raises(StagingError, match=r"test_numpy_api.py:\d+: np.gradient"):
+        stage(lambda v: np.gradient(v), [V])
+
+
+def test_shape_arguments_must_be_python_values():
+    with pytest.raises(StagingError, match="reps= argument decides the result's shape"):
+        stage(lambda v, n: np.tile(v, n), [V, np.int64(2)])
+    with pytest.raises(StagingError, match="axis= argument"):
+        stage(lambda a, n: np.sum(a, axis=n), [A, np.int64(0)])
+    with pytest.raises(StagingError, match="num= argument"):
+        stage(lambda v, n: np.linspace(0, v, n), [V, np.int64(3)])
 
 
 def test_unique_forms():
