@@ -32,6 +32,8 @@ _step = st.one_of(
     st.tuples(st.just("const"), st.sampled_from(CONSTANTS), st.booleans()),
     st.tuples(st.just("cond"), _index, _index, _index, st.sampled_from(sorted(BINARY))),
     st.tuples(st.just("while"), _index, _index, st.integers(0, 4)),
+    st.tuples(st.just("loop_of_cond"), _index, _index, st.integers(0, 3), st.sampled_from(sorted(BINARY))),
+    st.tuples(st.just("cond_of_loop"), _index, _index, st.integers(0, 3)),
     st.tuples(st.just("print"), _index),
     st.tuples(st.just("assign"), _index),
 )
@@ -61,9 +63,34 @@ def run_program(steps: list, x, y, variable=None) -> tuple:
             start, other, count = pick(step[1]), pick(step[2]), step[3]
             body = lambda v, k, other=other: (np.tanh(v + other), k + 1)  # noqa: E731
             pool.append(while_loop(lambda v, k, count=count: k < count, body, (start, 0))[0])
+        elif kind == "loop_of_cond":
+            pool.append(_loop_of_cond(pick(step[1]), pick(step[2]), step[3], BINARY[step[4]]))
+        elif kind == "cond_of_loop":
+            pool.append(_cond_of_loop(pick(step[1]), pick(step[2]), step[3]))
         elif kind == "print":
             print_("value", pick(step[1]))
         elif kind == "assign" and variable is not None:
             variable.assign_add(np.sum(pick(step[1])))
             pool.append(pick(step[1]) + variable)
     return pool[-1], pool[-2]
+
+
+def _loop_of_cond(start, other, count, op):
+    """A loop whose body branches on the loop variable and captures `other` two levels down."""
+
+    def body(v, k):
+        twice = other + other
+        branch = cond(np.sum(v) > 0, lambda: op(v, twice) * 0.5, lambda: np.tanh(v - twice))
+        print_("step", k)
+        return np.tanh(branch), k + 1
+
+    return while_loop(lambda v, k: k < count, body, (start, 0))[0]
+
+
+def _cond_of_loop(pred_source, other, count):
+    """A cond whose taken branch runs a loop over a captured value (the other one does not)."""
+
+    def looping():
+        return while_loop(lambda v, k: k < count, lambda v, k: (np.tanh(v * other), k + 1), (other, 0))[0]
+
+    return cond(np.sum(pred_source) < 0, looping, lambda: other - 1.0)
