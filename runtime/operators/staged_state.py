@@ -5,7 +5,8 @@ each variable's value may be a nested structure (list, tuple, dict,
 namedtuple, dataclass). Staged control flow flattens the values of `names`
 into leaves and sorts each leaf into one kind:
 
-- "staged": a Tensor or a TensorArray: it travels through the cond/loop;
+- "staged": a Tensor, or a composite staged object (TensorArray, staged
+  list) carried by its handle: it travels through the cond/loop;
 - "number": a Python or NumPy number or array: it becomes a tensor when the
   branches disagree on it, or when it is a loop variable;
 - "undefined": `Undefined(name)`, a name not bound yet on some path;
