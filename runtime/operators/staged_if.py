@@ -5,7 +5,9 @@ the branch, then `get_state()`); the first `nouts` names are the outputs.
 Leaves of the outputs are matched between the branches (see staged_state):
 
 - Tensors, and Python numbers that differ between the branches, become cond
-  outputs (numbers as constants with NumPy's default dtypes);
+  outputs (numbers as constants with NumPy's default dtypes; a Python scalar
+  against a Tensor takes the Tensor's dtype when its value fits, as NumPy's
+  weak scalars do: `y = x if x > 0 else 0` keeps a float32 `x` float32);
 - Python values equal in both branches stay Python (a flag set to the same
   value on both sides stays a Python bool);
 - a name bound in one branch only, a None against a Tensor, different
@@ -135,6 +137,9 @@ class _Branches:
         second_kind = leaf_kind(value, self.backend)
         if kind in ("staged", "number"):
             if second_kind in ("staged", "number"):
+                weak = self._weak_scalar(before, value)
+                if weak is not None:
+                    return weak
                 self._check_types(name, before, value, first_side, side)
                 return value if second_kind == "staged" else self.backend.constant(value)
             if second_kind == "undefined" and is_return_value(name):
@@ -153,6 +158,21 @@ class _Branches:
         if second_kind == "undefined":
             raise self._undefined(name, first_side)
         raise self._mixed(name, before, first_side, value, side)
+
+    def _weak_scalar(self, before: Any, value: Any) -> Any:
+        """A Python scalar against a Tensor takes the Tensor's dtype, as in NumPy arithmetic.
+
+        `y = x if x > 0 else 0` with a float32 `x` gives a float32 `y`. When the
+        scalar is in the branch traced first, the cond is traced again with the
+        Tensor's branch first (on `not cond`), since the first branch's outputs
+        are already fixed.
+        """
+        staged = self.backend.is_staged
+        if staged(before) and _fits(value, before.dtype):
+            return self.backend.constant(value, before.dtype)
+        if self.may_swap and staged(value) and _fits(before, value.dtype) and value.dtype != np.asarray(before).dtype:
+            raise _TraceFalseFirst
+        return None
 
     def _check_types(self, name, before, value, first_side, side) -> None:
         arrays = self.backend.is_composite(before), self.backend.is_composite(value)
@@ -217,7 +237,18 @@ _NO_OUTPUT = object()
 
 
 class _TraceFalseFirst(Exception):
-    """The return value is bound only in the false branch: trace that branch first."""
+    """The false branch must be traced first (it alone fixes a return value or a dtype)."""
+
+
+def _fits(value: object, dtype: np.dtype) -> bool:
+    """Whether a Python scalar (not a NumPy one) converts to `dtype` without changing value."""
+    kinds = {bool: "b", int: "iufc", float: "fc"}.get(type(value))
+    if kinds is None or np.dtype(dtype).kind not in kinds:
+        return False
+    try:
+        return bool(np.asarray(value, dtype=dtype) == value)
+    except (OverflowError, ValueError):
+        return False
 
 
 def _stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:

@@ -553,3 +553,17 @@ def test_python_while_unrolls_tensor_while_is_one_loop():
     assert sizes[6] > sizes[3]
     assert node_count(add_n_times, x, np.int64(6)) == tensor_size
     assert add_n_times(x, np.int64(6)) == 6.5 and add_n_times(x, 4) == 4.5
+
+
+@ag.function
+def relu(x):
+    if x > 0:
+        y = x
+    else:
+        y = 0
+    return y
+
+
+def test_python_scalar_in_one_branch_takes_the_tensor_dtype():
+    assert relu(np.float32(1.5)) == 1.5
+    assert relu(np.float32(-1.5)) == 0.0 and relu(np.float32(-1.5)).dtype == np.float32

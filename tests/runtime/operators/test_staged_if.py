@@ -316,3 +316,20 @@ def test_list_appended_in_one_branch_is_an_error_naming_the_list():
 
     with pytest.raises(StagingError, match="the Python list 'items' is changed in place"):
         trace(f, SCALAR_I)
+
+
+@pytest.mark.parametrize("scalar_first", [False, True])
+def test_python_scalar_against_a_tensor_takes_the_tensor_dtype(scalar_first):
+    def relu(x):
+        if scalar_first:
+            return ag__.if_exp(x <= 0, lambda: 0, lambda: x, "x <= 0")
+        return ag__.if_exp(x > 0, lambda: x, lambda: 0, "x > 0")
+
+    f = trace(relu, (np.float32, ()))
+    assert f(np.float32(2.5)) == 2.5 and f(np.float32(-1.0)) == 0.0
+    assert f(np.float32(-1.0)).dtype == np.float32
+
+
+def test_python_scalar_that_does_not_fit_the_tensor_dtype_is_an_error():
+    with pytest.raises(StagingError, match="'x > 0' is int64 in the true branch and float64"):
+        trace(lambda x: ag__.if_exp(x > 0, lambda: x, lambda: 0.5, "x > 0"), SCALAR_I)
