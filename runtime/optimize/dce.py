@@ -47,7 +47,7 @@ def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict) -> Non
     live.update(n for n in graph.nodes if has_effect(n))
     readers: dict[Node, set[int]] = {}
     for node in graph.nodes:
-        if node.op == "getitem" and node.inputs[0].op == "cond":
+        if node.op == "getitem" and node.inputs[0].op in SUBGRAPHS:
             readers.setdefault(node.inputs[0], set())
     for node in reversed(graph.nodes):
         if node not in live or node.op == "capture":
@@ -57,16 +57,46 @@ def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict) -> Non
         if node.op not in SUBGRAPHS:
             live.update(node.inputs)
             continue
-        subs = subgraphs(node)
-        kept = None
-        if node.op == "cond":
-            kept = tuple(sorted(readers.get(node, ())))
-            if len(kept) < len(node.type):
-                pruned[node] = kept
-        for sub in subs:
-            sub_roots = sub.outputs if kept is None else [sub.outputs[k] for k in kept]
-            _mark(sub, live, list(sub_roots), pruned)
-        explicit = 1 if node.op == "cond" else len(node.attrs["body"].inputs)
-        live.update(node.inputs[:explicit])
-        for sub in subs:
+        if node.op == "while":
+            _mark_loop(node, live, readers.get(node, set()), pruned)
+            continue
+        kept = tuple(sorted(readers.get(node, ())))
+        _note_pruning(pruned, node, kept, len(node.type))
+        for sub in subgraphs(node):
+            _mark(sub, live, [sub.outputs[k] for k in kept], pruned)
+        live.add(node.inputs[0])
+        for sub in subgraphs(node):
             live.update(c.attrs["outer"] for c in sub.captures.values() if c in live)
+
+
+def _mark_loop(node: Node, live: set[Node], read: set[int], pruned: dict) -> None:
+    """Keep the loop variables read after the loop, and those the test, effects or kept ones need.
+
+    A variable the body computes but nothing needs (not read after the loop,
+    not used by the test, an effect or another kept variable) is dropped with
+    everything that computed it.
+    """
+    test, body = node.attrs["cond"], node.attrs["body"]
+    needed = set(read)
+    while True:
+        trial: set[Node] = set()
+        _mark(test, trial, list(test.outputs), pruned)
+        _mark(body, trial, [body.outputs[k] for k in sorted(needed)], pruned)
+        more = {k for k in range(len(body.inputs)) if body.inputs[k] in trial or test.inputs[k] in trial}
+        if more <= needed:
+            break
+        needed |= more
+    live.update(trial)
+    kept = tuple(sorted(needed))
+    _note_pruning(pruned, node, kept, len(body.inputs))
+    live.update(node.inputs[k] for k in kept)
+    for sub in (test, body):
+        live.update(c.attrs["outer"] for c in sub.captures.values() if c in live)
+
+
+def _note_pruning(pruned: dict, node: Node, kept: tuple[int, ...], count: int) -> None:
+    """Record the outputs to keep (a later, wider marking of a loop body may keep them all)."""
+    if len(kept) < count:
+        pruned[node] = kept
+    else:
+        pruned.pop(node, None)

@@ -32,60 +32,70 @@ def rewrite(
 ) -> Graph:
     """A copy of `graph` where `hook(node, new_inputs, new_graph)` may replace op nodes.
 
-    `keep` limits the copy to those nodes (inputs are always kept); `outputs`
-    maps a cond node to the output indices to keep (its getitems are renumbered).
+    `keep` limits the copy to those nodes (graph inputs are always kept);
+    `outputs` maps a cond or while node to the output indices to keep: its
+    getitems are renumbered, and a while loop also drops the loop variables
+    (initial values, subgraph inputs, body outputs) that are not kept.
     """
-    return _Copier(hook, keep, outputs or {}).copy(graph, None, {}, None)
+    return _Copier(hook, keep, outputs or {}).copy(graph, None, {})
 
 
 class _Copier:
-    def __init__(self, hook, keep, outputs) -> None:
+    """One rewrite: the hook, the nodes to keep and the outputs to keep per control node."""
+
+    def __init__(self, hook: Hook | None, keep, outputs: Mapping[Node, tuple[int, ...]]) -> None:
         self.hook, self.keep, self.outputs = hook, keep, outputs
 
-    def copy(self, graph: Graph, parent: Graph | None, outer: dict[Node, Node], kept) -> Graph:
-        return _copy(self, graph, parent, outer, kept)
+    def copy(
+        self, graph: Graph, parent: Graph | None, outer: dict[Node, Node],
+        kept_outputs: tuple[int, ...] | None = None, kept_inputs: tuple[int, ...] | None = None,
+    ) -> Graph:
+        new = Graph(graph.name, parent=parent)
+        mapping: dict[Node, Node] = {}
+        dropped = set() if kept_inputs is None else {
+            n for i, n in enumerate(graph.inputs) if i not in kept_inputs
+        }
+        for node in graph.nodes:
+            if node.op == "input":
+                if node not in dropped:
+                    mapping[node] = new.add_input(node.type, node.name, node.origin)  # type: ignore[arg-type]
+            elif self.keep is None or node in self.keep:
+                mapping[node] = self.copy_node(node, new, mapping, outer)
+        outs = graph.outputs if kept_outputs is None else [graph.outputs[k] for k in kept_outputs]
+        new.set_outputs([mapping[o] for o in outs])
+        return new.finish()
 
-
-def _copy(self: _Copier, graph: Graph, parent: Graph | None, outer: dict[Node, Node], kept) -> Graph:
-    hook, keep = self.hook, self.keep
-    new = Graph(graph.name, parent=parent)
-    mapping: dict[Node, Node] = {}
-    for node in graph.nodes:
-        if node.op == "input":
-            mapping[node] = new.add_input(node.type, node.name, node.origin)  # type: ignore[arg-type]
-        elif keep is not None and node not in keep:
-            continue
-        elif node.op == "capture":
+    def copy_node(self, node: Node, new: Graph, mapping: dict[Node, Node], outer: dict[Node, Node]) -> Node:
+        if node.op == "capture":
             target = outer[node.attrs["outer"]]
             if target.op == "constant":
-                mapping[node] = new.add_node("constant", (), target.attrs, target.type, target.origin, target.name)
-            else:
-                mapping[node] = new.own(target)
-        elif node.op in SUBGRAPHS:
-            mapping[node] = _copy_control(self, node, new, mapping)
-        elif node.op == "getitem" and node.inputs[0] in self.outputs:
+                return new.add_node("constant", (), target.attrs, target.type, target.origin, target.name)
+            return new.own(target)
+        if node.op in SUBGRAPHS:
+            return self.copy_control(node, new, mapping)
+        if node.op == "getitem" and node.inputs[0] in self.outputs:
             index = self.outputs[node.inputs[0]].index(node.attrs["index"])
             source = mapping[node.inputs[0]]
-            mapping[node] = new.add_node("getitem", (source,), {"index": index}, node.type, node.origin, node.name)
+            return new.add_node("getitem", (source,), {"index": index}, node.type, node.origin, node.name)
+        inputs = tuple(mapping[i] for i in node.inputs)
+        replacement = self.hook(node, inputs, new) if self.hook is not None else None
+        if replacement is None:
+            replacement = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)
+        return replacement
+
+    def copy_control(self, node: Node, new: Graph, mapping: dict[Node, Node]) -> Node:
+        attrs = dict(node.attrs)
+        kept = self.outputs.get(node)
+        if node.op == "cond":
+            attrs["true"] = self.copy(node.attrs["true"], new, mapping, kept)
+            attrs["false"] = self.copy(node.attrs["false"], new, mapping, kept)
+            explicit = node.inputs[:1]
         else:
-            inputs = tuple(mapping[i] for i in node.inputs)
-            replacement = hook(node, inputs, new) if hook is not None else None
-            if replacement is None:
-                replacement = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)
-            mapping[node] = replacement
-    outs = graph.outputs if kept is None else [graph.outputs[k] for k in kept]
-    new.set_outputs([mapping[o] for o in outs])
-    return new.finish()
-
-
-def _copy_control(self: _Copier, node: Node, new: Graph, mapping: dict[Node, Node]) -> Node:
-    attrs = dict(node.attrs)
-    kept = self.outputs.get(node)
-    subs = []
-    for key in SUBGRAPHS[node.op]:
-        attrs[key] = self.copy(node.attrs[key], new, mapping, kept)
-        subs.append(attrs[key])
-    explicit = 1 if node.op == "cond" else len(node.attrs["body"].inputs)
-    inputs = tuple(mapping[i] for i in node.inputs[:explicit]) + tuple(outer_inputs(subs))
-    type_ = node.type if kept is None else tuple(node.type[k] for k in kept)
-    return new.add_node(node.op, inputs, attrs, type_, node.origin, node.name)
+            count = len(node.attrs["body"].inputs)
+            attrs["cond"] = self.copy(node.attrs["cond"], new, mapping, None, kept)
+            attrs["body"] = self.copy(node.attrs["body"], new, mapping, kept, kept)
+            explicit = node.inputs[:count] if kept is None else tuple(node.inputs[k] for k in kept)
+        subs = [attrs[key] for key in SUBGRAPHS[node.op]]
+        inputs = tuple(mapping[i] for i in explicit) + tuple(outer_inputs(subs))
+        type_ = node.type if kept is None else tuple(node.type[k] for k in kept)
+        return new.add_node(node.op, inputs, attrs, type_, node.origin, node.name)

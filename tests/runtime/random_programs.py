@@ -34,6 +34,7 @@ _step = st.one_of(
     st.tuples(st.just("while"), _index, _index, st.integers(0, 4)),
     st.tuples(st.just("loop_of_cond"), _index, _index, st.integers(0, 3), st.sampled_from(sorted(BINARY))),
     st.tuples(st.just("cond_of_loop"), _index, _index, st.integers(0, 3)),
+    st.tuples(st.just("loop_of_loop"), _index, _index, st.integers(0, 3), st.integers(0, 2)),
     st.tuples(st.just("print"), _index),
     st.tuples(st.just("assign"), _index),
 )
@@ -67,6 +68,8 @@ def run_program(steps: list, x, y, variable=None) -> tuple:
             pool.append(_loop_of_cond(pick(step[1]), pick(step[2]), step[3], BINARY[step[4]]))
         elif kind == "cond_of_loop":
             pool.append(_cond_of_loop(pick(step[1]), pick(step[2]), step[3]))
+        elif kind == "loop_of_loop":
+            pool.append(_loop_of_loop(pick(step[1]), pick(step[2]), step[3], step[4]))
         elif kind == "print":
             print_("value", pick(step[1]))
         elif kind == "assign" and variable is not None:
@@ -94,3 +97,20 @@ def _cond_of_loop(pred_source, other, count):
         return while_loop(lambda v, k: k < count, lambda v, k: (np.tanh(v * other), k + 1), (other, 0))[0]
 
     return cond(np.sum(pred_source) < 0, looping, lambda: other - 1.0)
+
+
+def _loop_of_loop(start, other, count, mode):
+    """Nested loops; the outer one uses the inner's first variable (0), both (1) or neither (2)."""
+
+    def inner(v):
+        def body(w, unused, k):
+            return np.tanh(w + other), unused * 2.0, k + 1
+
+        return while_loop(lambda w, unused, k: k < count, body, (v, v, 0))
+
+    def outer(v, k):
+        w, unused, _ = inner(v)
+        result = (w, w - unused * 0.25, np.tanh(v))[mode]
+        return result, k + 1
+
+    return while_loop(lambda v, k: k < 2, outer, (start, 0))[0]

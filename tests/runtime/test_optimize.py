@@ -161,3 +161,30 @@ def test_dce_drops_cond_outputs_nobody_reads():
     assert "exp" not in ops(node.attrs["true"]) and "sin" not in ops(node.attrs["false"])
     assert compile_graph(graph)(np.float64(1.0)) == [2.0]
     assert compile_graph(graph)(np.float64(-1.0)) == [-2.0]
+
+
+def test_dce_drops_loop_variables_nothing_needs():
+    def f(x):
+        def body(i, total, trace):
+            return i + 1, total + i, np.exp(trace) + total
+
+        return while_loop(lambda i, total, trace: i < x, body, (0, 0, 0.0))[1]
+
+    graph = build(f, (np.int64, ()))
+    cleaned = eliminate_dead_code(graph).verify()
+    loop = next(n for n in cleaned.nodes if n.op == "while")
+    assert len(loop.type) == 2 and len(loop.attrs["body"].inputs) == 2
+    assert "exp" not in ops(loop.attrs["body"])
+    assert compile_graph(graph)(np.int64(5)) == [10]
+
+
+def test_dce_keeps_loop_variables_the_test_or_an_effect_uses():
+    def f(x):
+        def body(i, shown, limit):
+            print_(shown)
+            return i + 1, shown * 2, limit
+
+        return while_loop(lambda i, shown, limit: i < limit, body, (0, 1, x))[0]
+
+    loop = next(n for n in eliminate_dead_code(build(f, (np.int64, ()))).nodes if n.op == "while")
+    assert len(loop.type) == 3
