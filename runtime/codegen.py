@@ -262,7 +262,7 @@ class _Emitter:
                 self.emit_node(node, 0, {}, {})
         out = cond.outputs[0]
         if not work:
-            return self.names[out] if out.op != "constant" else f"bool({self.names[out]})"
+            return self.names[out] if out.op != "constant" else str(bool(out.attrs["value"]))
         if len(work) != 1 or work[0] is not out or out.op in _CONTROL:
             return None
         op = get_op(out.op)
