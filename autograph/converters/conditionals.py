@@ -16,7 +16,13 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
-from autograph.converters.state import StatePlan, names_tuple, state_functions, undefined_inits
+from autograph.converters.state import (
+    StatePlan,
+    names_tuple,
+    state_functions,
+    unbind_undefined,
+    undefined_inits,
+)
 from autograph.source.templates import replace
 
 __all__ = ["convert_if"]
@@ -69,4 +75,4 @@ def convert_if(
         names=names_tuple(plan.names),
         nouts=gast.Constant(value=plan.nouts, kind=None),
     )
-    return code
+    return code + unbind_undefined(plan, node)

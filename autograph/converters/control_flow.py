@@ -6,6 +6,8 @@ function as it is before this pass; see `state.py`, `conditionals.py`, `loops.py
 
 from __future__ import annotations
 
+import dataclasses
+
 import gast
 
 from autograph.analysis import Analyses
@@ -53,19 +55,49 @@ class _ControlFlow:
         return code
 
 
-def _own_statements(block: list[gast.stmt]):
-    """The statements of a block and of its nested blocks, in source order (not nested defs)."""
-    for node in block:
-        yield node
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            continue
-        for child in gast.iter_child_nodes(node):
-            if isinstance(child, (gast.excepthandler, gast.match_case)):
-                yield from _own_statements(child.body)
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(node, field, None)
-            if isinstance(inner, list):
-                yield from _own_statements(inner)
+class _Planner:
+    """Plans every if/while/for in source order, outermost first.
+
+    A name an enclosing statement initialises with Undefined is bound inside
+    it, so inner statements neither initialise nor unbind it again.
+    """
+
+    def __init__(self, ctx: Context, analyses: Analyses) -> None:
+        self.ctx = ctx
+        self.analyses = analyses
+        self.plans: dict[gast.AST, StatePlan] = {}
+        self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
+        self.helpers: dict[gast.AST, dict[str, str]] = {}
+
+    def block(self, block: list[gast.stmt], initialized: frozenset[str]) -> None:
+        for stmt in block:
+            if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                continue
+            inner = initialized
+            if isinstance(stmt, (gast.If, gast.While, gast.For)):
+                plan = self._plan(stmt)
+                if initialized & set(plan.unbound):
+                    plan = dataclasses.replace(
+                        plan,
+                        unbound=tuple(n for n in plan.unbound if n not in initialized),
+                        still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
+                    )
+                self.plans[stmt] = plan
+                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
+                inner = initialized | set(plan.unbound)
+            for field in ("body", "orelse", "finalbody"):
+                nested = getattr(stmt, field, None)
+                if isinstance(nested, list):
+                    self.block(nested, inner)
+            for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                self.block(child.body, inner)
+
+    def _plan(self, stmt: gast.stmt) -> StatePlan:
+        if isinstance(stmt, gast.If):
+            activity = self.analyses.activity
+            self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
+            return plan_if(stmt, self.analyses)
+        return plan_loop(stmt, self.analyses)
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
@@ -90,18 +122,7 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
 
 def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.FunctionDef:
     """Rewrite the function's own control flow statements."""
-    plans: dict[gast.AST, StatePlan] = {}
-    modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
-    helpers: dict[gast.AST, dict[str, str]] = {}
-    for stmt in _own_statements(node.body):
-        if isinstance(stmt, gast.If):
-            plans[stmt] = plan_if(stmt, analyses)
-            activity = analyses.activity
-            modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
-        elif isinstance(stmt, (gast.While, gast.For)):
-            plans[stmt] = plan_loop(stmt, analyses)
-        else:
-            continue
-        helpers[stmt] = _helper_names(stmt, plans[stmt], ctx)
-    node.body = _ControlFlow(ctx, plans, modified, helpers).block(node.body)
+    planner = _Planner(ctx, analyses)
+    planner.block(node.body, frozenset())
+    node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers).block(node.body)
     return node

@@ -19,7 +19,13 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
-from autograph.converters.state import StatePlan, names_tuple, state_functions, undefined_inits
+from autograph.converters.state import (
+    StatePlan,
+    names_tuple,
+    state_functions,
+    unbind_undefined,
+    undefined_inits,
+)
 from autograph.source.templates import replace
 
 __all__ = ["convert_while", "convert_for"]
@@ -77,7 +83,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, None),
     )
-    return code + node.orelse
+    return code + unbind_undefined(plan, node) + node.orelse
 
 
 def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tuple[list[gast.stmt], gast.expr]:
@@ -131,4 +137,4 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, gast.unparse(target).strip().strip("()")),
     )
-    return code + node.orelse
+    return code + unbind_undefined(plan, node) + node.orelse

@@ -19,17 +19,31 @@ from autograph.analysis import Analyses
 from autograph.converters.context import Context
 from autograph.source.templates import replace
 
-__all__ = ["StatePlan", "plan_if", "plan_loop", "state_functions", "undefined_inits", "names_tuple"]
+__all__ = [
+    "StatePlan",
+    "plan_if",
+    "plan_loop",
+    "state_functions",
+    "undefined_inits",
+    "unbind_undefined",
+    "names_tuple",
+]
 
 
 @dataclass(frozen=True)
 class StatePlan:
-    """What one statement carries: `names` (outputs first), which may be unbound, which globals it sets."""
+    """What one statement carries: `names` (outputs first), which may be unbound, which globals it sets.
+
+    `unbound`: names no binding reaches before the statement (initialised with
+    Undefined); `still_unbound`: those of them that may stay unbound after it
+    (unbound again when they do, so a later read fails as in Python).
+    """
 
     names: tuple[str, ...]
     nouts: int
     unbound: tuple[str, ...]
     globals: tuple[str, ...]
+    still_unbound: tuple[str, ...] = ()
 
 
 def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
@@ -47,7 +61,7 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     extra = sorted((local & read_first) - set(outs))
     names = tuple(outs + extra)
     unbound = tuple(n for n in names if analyses.unbound(node, n))
-    return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)))
+    return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
 
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
@@ -60,7 +74,12 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node)))
     unbound = tuple(n for n in names if analyses.unbound(node, n))
-    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)))
+    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
+
+
+def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
+    after = analyses.cfg.join_of[node]
+    return tuple(n for n in unbound if analyses.definitions.may_be_unbound(after, n))
 
 
 def _load(name: str) -> gast.Name:
@@ -114,4 +133,12 @@ def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
     out: list[gast.stmt] = []
     for name in plan.unbound:
         out += replace("name = ag__.Undefined(text)", loc, name=name, text=gast.Constant(value=name, kind=None))
+    return out
+
+
+def unbind_undefined(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
+    """After the statement: a name it left unbound is unbound again, so reading it raises as in Python."""
+    out: list[gast.stmt] = []
+    for name in plan.still_unbound:
+        out += replace("if ag__.is_undefined(name):\n    del name", loc, name=name)
     return out

@@ -86,6 +86,8 @@ def test_tuple_target_and_target_used_after():
                 pass
             a = ag__.Undefined('a')
             ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'})
+            if ag__.is_undefined(a):
+                del a
             return a
         """,
         control_flow,
