@@ -184,6 +184,16 @@ class _Emitter:
         statement = op.effectful and not users.get(node) and _is_unit(node.type)
         self.write(indent, expr if statement else f"{name} = {expr}", node.origin)
 
+    def carried(self, node: Node) -> str:
+        """A subgraph result as it leaves the subgraph.
+
+        A handle (object dtype) taken from an enclosing graph is copied, so that
+        in-place writes on the cond/while output cannot reach the outer value.
+        """
+        name = self.names[node]
+        shared = node.op in ("capture", "constant") and _is_unit(node.type)
+        return f"{name}.copy()" if shared else name
+
     @staticmethod
     def _sole_user(value: Node, node: Node, users) -> bool:
         return value.op not in ("capture", "constant") and users.get(value) == [node]
@@ -209,7 +219,7 @@ class _Emitter:
     def _branch(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
         written = self.emit_graph(graph, indent)
         for index, name in sorted(outputs.items()):
-            self.write(indent, f"{name} = {self.names[graph.outputs[index]]}")
+            self.write(indent, f"{name} = {self.carried(graph.outputs[index])}")
             written += 1
         if not written:
             self.write(indent, "pass")
@@ -245,7 +255,7 @@ class _Emitter:
         if counter is not None:
             self.write(indent + 1, f"{counter} += 1")
         self.emit_graph(body, indent + 1)
-        values = [self.names[out] for out in body.outputs]
+        values = [self.carried(out) for out in body.outputs]
         pairs = [(t, v) for t, v in zip(loop_vars, values) if t != v]
         if pairs:
             left = ", ".join(t for t, _ in pairs)

@@ -135,3 +135,33 @@ def test_a_cond_output_only_claims_what_both_branches_guarantee():
     assert "ta_read(" in compile_graph(graph).source
     out = compile_graph(graph)(np.arange(6.0).reshape(3, 2), np.float64(-1))[0]
     np.testing.assert_array_equal(out, [2.0, 3.0])
+
+
+def test_writes_after_a_cond_never_reach_an_array_from_outside_it():
+    def f(x):
+        ta = TensorArray(np.int64, size=2).write(0, x).write(1, x)
+        picked = cond(x > 0, lambda: ta, lambda: ta.write(0, -x))
+        later = picked.write(1, x * 10)
+        return later.stack(), ta.stack()
+
+    graph = build(f, (np.int64, ()))
+    later, original = compile_graph(graph)(np.int64(1))
+    np.testing.assert_array_equal(later, [1, 10])
+    np.testing.assert_array_equal(original, [1, 1])
+
+
+def test_writes_in_a_loop_never_reach_an_array_the_body_returns_from_outside():
+    def f(x):
+        outer = TensorArray(np.int64, size=2).write(0, x).write(1, x)
+
+        def body(i, ta):
+            return i + 1, cond(i > 0, lambda: ta.write(0, i), lambda: outer)
+
+        _, result = while_loop(lambda i, ta: i < 3, body, (0, outer))
+        return outer.stack(), result.stack()
+
+    graph = build(f, (np.int64, ()))
+    original, result = compile_graph(graph)(np.int64(7))
+    np.testing.assert_array_equal(original, [7, 7])
+    np.testing.assert_array_equal(result, [2, 7])
+    np.testing.assert_array_equal(interpret(graph, np.int64(7))[1], [2, 7])
