@@ -217,12 +217,25 @@ class _Emitter:
         self._branch(node.attrs["false"], indent + 1, outputs)
 
     def _branch(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
+        self._name_results(graph, outputs)
         written = self.emit_graph(graph, indent)
         for index, name in sorted(outputs.items()):
-            self.write(indent, f"{name} = {self.carried(graph.outputs[index])}")
-            written += 1
+            value = self.carried(graph.outputs[index])
+            if value != name:
+                self.write(indent, f"{name} = {value}")
+                written += 1
         if not written:
             self.write(indent, "pass")
+
+    def _name_results(self, graph: Graph, outputs: dict[int, str]) -> None:
+        """A branch result computed only to be returned is assigned to the cond's output directly."""
+        users = _users(graph)
+        for index, name in outputs.items():
+            out = graph.outputs[index]
+            if out.op in ("input", "capture", "constant") or out in self.names:
+                continue
+            if users.get(out) == [out]:
+                self.names[out] = name
 
     def _while(self, node: Node, indent: int, outputs: dict[int, str], users) -> None:
         cond, body = node.attrs["cond"], node.attrs["body"]
