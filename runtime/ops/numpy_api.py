@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ops import elementwise, reductions, shape_ops
+from runtime.ops import elementwise, linalg, reductions, shape_ops
 from runtime.ops.calls import is_staged, staging_error
 from runtime.ops.creation import CALL_OVERRIDES, asarray
 from runtime.ops.define import define, stage
@@ -48,7 +48,7 @@ from runtime.types import TensorType
 __all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS", "CALL_OVERRIDES"]
 
 _PROBED = (
-    "einsum", "dot", "inner", "outer", "tensordot", "kron", "cross", "trace", "diag", "diagonal",
+    "einsum", "tensordot", "kron", "cross", "trace", "diag", "diagonal",
     "triu", "tril", "tile", "diff", "ediff1d", "searchsorted", "interp", "percentile", "quantile",
     "take", "take_along_axis", "moveaxis", "rot90", "atleast_1d", "atleast_2d", "atleast_3d",
     "column_stack", "dstack", "append", "pad", "isin", "array_equal", "array_equiv", "allclose",
@@ -57,21 +57,16 @@ _PROBED = (
     "logspace", "geomspace", "nanpercentile", "nanquantile", "vander", "polyval", "angle", "i0",
     "isreal", "iscomplex", "resize", "digitize", "histogram_bin_edges", "unwrap",
 )
-_LINALG = ("norm", "det", "inv", "solve")
-
-
-def _probe_rule(fn: Callable, fill: str = "zeros") -> Callable[..., TensorType]:
+def _probe_rule(fn: Callable) -> Callable[..., TensorType]:
     def rule(*args: Any, **kwargs: Any) -> TensorType:
         require_concrete(fn, args, kwargs)
-        return probe_type(fn, args, kwargs, fill)
+        return probe_type(fn, args, kwargs)
 
     return rule
 
 
 for _name in _PROBED:
     define(_name, getattr(np, _name), _probe_rule(getattr(np, _name)))
-for _name in _LINALG:
-    define(f"linalg_{_name}", getattr(np.linalg, _name), _probe_rule(getattr(np.linalg, _name), "eye"), path=f"np.linalg.{_name}")
 
 
 def _repeat_rule(a: TensorType, repeats: Any, axis: Any = None) -> TensorType:
@@ -242,14 +237,14 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
 }
 _OPS = {
     name for name in (
-        *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "where", "clip",
+        *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "dot", "inner", "outer", "where", "clip",
         "isclose", "nan_to_num", "real_if_close", "zeros_like", "ones_like", "full_like", "sort",
         "argsort", "repeat", "argwhere", "flatnonzero", "unique", "unique_values", "bincount",
     )
 }
 NUMPY_FUNCTIONS: dict[str, Any] = {
     **{name: getattr(np, name) for name in sorted(_OPS | set(_SPECIAL))},
-    **{f"linalg.{name}": getattr(np.linalg, name) for name in _LINALG},
+    **{f"linalg.{name}": getattr(np.linalg, name) for name in linalg.LINALG},
 }
 _BY_FUNCTION = {id(fn): name for name, fn in NUMPY_FUNCTIONS.items()}
 SUPPORTED_NUMPY: frozenset[str] = frozenset(NUMPY_FUNCTIONS) | frozenset(elementwise.UFUNCS) | {"abs", "mod"}
