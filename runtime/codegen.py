@@ -8,11 +8,18 @@ array constants and helper callables bound as named globals, `cond` as
 `if/else` and `while` as `while`:
 
     def collatz(n):
-        steps = np.int64(0)
         n_1 = n
+        steps = np.int64(0)
         while n_1 != 1:
-            ...
-            steps, n_1 = add, where
+            remainder = n_1 % 2
+            equal = remainder == 0
+            if equal:
+                n_2 = n_1 // 2
+            else:
+                multiply = 3 * n_1
+                n_2 = multiply + 1
+            add = steps + 1
+            n_1, steps = n_2, add
         return [steps]
 
 Subgraphs are emitted inline, so their nodes share the function's namespace:
