@@ -202,6 +202,9 @@ class Variable:
     def __getitem__(self, index: Any) -> Any:
         return self._read()[index]
 
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._read())
+
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
