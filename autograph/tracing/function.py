@@ -47,6 +47,7 @@ __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eager
 _EAGER = [False]
 _FAST = object()  # marks the key of the single-array fast path
 _FLAT = object()  # marks the key of arguments without containers
+_TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 # (function identity, cache key) of every Function being traced or inlined right now
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
 
@@ -194,7 +195,7 @@ class Function:
         """The cache key of canonical argument values, and their flat leaves."""
         parts = flat_parts(values)
         if parts is not None:
-            if self._fast and isinstance(values[0], (np.ndarray, np.generic)):
+            if self._fast and isinstance(values[0], _TENSOR_LIKE):
                 return (values[0].dtype, values[0].shape, _FAST), values
             return (_FLAT, parts), values
         leaves, tree = flatten(values)

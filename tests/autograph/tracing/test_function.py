@@ -356,3 +356,14 @@ def test_partials_callable_objects_and_builtins():
     assert ag.function(functools.partial(scale, k=3))(np.int64(2)) == 6
     assert ag.function(AddOne())(np.int64(2)) == 3
     assert ag.function(np.tanh)(np.float64(0.0)) == 0.0
+
+
+def test_spec_and_array_calls_share_a_trace():
+    @traced
+    def f(x):
+        return x + 1
+
+    cf = f.get_concrete_function(ag.TensorSpec([3], np.float64))
+    f(np.zeros(3))
+    assert f.experimental_get_tracing_count() == 1
+    assert f.get_concrete_function(np.zeros(3)) is cf
