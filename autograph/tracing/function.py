@@ -269,13 +269,16 @@ class Function:
                 name=self._name,
             )
         except Exception as error:
-            raise annotate(error) from None
+            annotate(error)
+            raise
         finally:
             _ACTIVE.reset(token)
         self._traces.append(cf)
         return cf
 
     def _signature_trace(self) -> ConcreteFunction:
+        if self._traces:
+            return self._traces[0]
         with self._lock:
             if not self._traces:
                 sig = self._input_signature
@@ -290,6 +293,7 @@ class Function:
             cf = self._cache.pop(k)
             if cf in self._traces and cf not in self._cache.values():
                 self._traces.remove(cf)
+        self._relaxed = [cf for cf in self._relaxed if cf in self._traces]
 
     # -- inspecting ---------------------------------------------------------
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:

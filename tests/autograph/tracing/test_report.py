@@ -92,3 +92,16 @@ def test_python_310_fallback_puts_the_report_in_the_message(monkeypatch):
         annotate(error)
         assert str(error).startswith("bad value\n\nin user code:")
         assert 'raise ValueError("bad value")' in str(error)
+
+
+def test_the_cause_of_an_error_is_kept():
+    @ag.function(autograph=False)
+    def f(a):
+        try:
+            {}["missing"]
+        except KeyError as cause:
+            raise ValueError("wrapped") from cause
+
+    with pytest.raises(ValueError) as info:
+        f(np.int64(1))
+    assert isinstance(info.value.__cause__, KeyError)
