@@ -6,7 +6,10 @@ passed as is and baked into the trace. The returned structure is flattened:
 tensors, Variables and numbers become graph outputs, `None` and other objects
 are kept as they are.
 
-    >>> cf = trace_function(lambda a: a + a, "double", Signature.of(...), (spec,), ...)
+    >>> def double(a):
+    ...     return a + a
+    >>> leaves, tree = flatten((TensorSpec([], np.int64),))
+    >>> cf = trace_function(double, "double", Signature.of(double), tree, leaves, leaves)
     >>> [(n.input, n.name) for n in cf.graph.as_graph_def().node]
     [([], 'a'), (['a', 'a'], 'add'), (['add'], 'Identity')]
 """
