@@ -282,8 +282,8 @@ class Function:
         with self._lock:
             if not self._traces:
                 sig = self._input_signature
-                key = self._key(unflatten(sig.tree, sig.specs))[0]
-                self._trace(key, sig.tree, sig.specs, sig.specs)
+                key = self._key(unflatten(sig.tree, sig.leaves))[0]
+                self._trace(key, sig.tree, sig.leaves, sig.trace_specs)
             return self._traces[0]
 
     def _prune(self) -> None:

@@ -28,22 +28,34 @@ class InputSignature:
 
     def __init__(self, input_signature: Any, signature: Signature) -> None:
         specs = tuple(input_signature)
-        if len(specs) != len(signature.names):
+        rest = signature.params[len(specs):]
+        if len(specs) > len(signature.params) or any(p.default is p.empty for p in rest):
             raise TypeError(
                 f"input_signature has {len(specs)} entries but the function takes "
                 f"{len(signature.names)} arguments ({', '.join(signature.names)}); give one "
-                f"TensorSpec (or nested structure of them) per argument"
+                f"TensorSpec (or nested structure of them) per argument without a default"
             )
-        self.specs, self.tree = flatten(specs)
+        self.specs, self.spec_tree = flatten(specs)
         for spec in self.specs:
             if not isinstance(spec, TensorSpec):
                 raise TypeError(f"input_signature must hold only TensorSpecs, got {spec!r}")
         self.input_signature = specs
         self.names = signature.names
+        self.defaults = tuple(p.default for p in rest)
+        # what a trace is made for: the specs, then the other arguments at their defaults
+        self.leaves, self.tree = flatten(specs + self.defaults)
+        count = len(self.specs)
+        self.trace_specs = [leaf if i < count else None for i, leaf in enumerate(self.leaves)]
 
     def inputs_for(self, values: tuple, name: str) -> list:
         """The flat arrays for a call, or ValueError when they do not fit."""
-        leaves = _flatten_up_to(self.tree, values)
+        count = len(self.input_signature)
+        for param, value, default in zip(self.names[count:], values[count:], self.defaults):
+            if value is not default and not _same(value, default):
+                reason = f"argument {param!r} is not in the signature, so it must keep its default"
+                raise self._error(values, name, reason)
+        values = values[:count]
+        leaves = _flatten_up_to(self.spec_tree, values)
         if leaves is None:
             raise self._error(values, name, "the arguments are not structured like the signature")
         inputs = []
@@ -63,7 +75,7 @@ class InputSignature:
 
     def _param_of(self, index: int) -> str:
         start = 0
-        for name, child in zip(self.names, self.tree.children):
+        for name, child in zip(self.names, self.spec_tree.children):
             if index < start + child.num_leaves:
                 return name
             start += child.num_leaves
@@ -78,6 +90,13 @@ class InputSignature:
             f"  input_signature: (\n    {signature}).\n"
             f"Pass arrays of the signature's dtype and shape, or change the input_signature."
         )
+
+
+def _same(value: Any, default: Any) -> bool:
+    try:
+        return type(value) is type(default) and bool(value == default)
+    except Exception:  # arrays and objects without a plain ==
+        return False
 
 
 def _is_array_like(value: Any) -> bool:

@@ -66,3 +66,15 @@ def test_methods_take_a_signature_without_self():
     np.testing.assert_array_equal(Scaler().scale(np.arange(3)), [0, 3, 6])
     with pytest.raises(ValueError):
         Scaler().scale(np.zeros((1, 1), np.int64))
+
+
+def test_arguments_after_the_signature_keep_their_defaults():
+    @ag.function(input_signature=(ag.TensorSpec([None], np.float64),), autograph=False)
+    def f(x, training=False):
+        return x * 2 if training else x
+
+    np.testing.assert_array_equal(f(np.ones(2)), [1.0, 1.0])
+    np.testing.assert_array_equal(f(np.ones(3), training=False), [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="'training' is not in the signature"):
+        f(np.ones(2), training=True)
+    assert "training=False" in str(f.get_concrete_function())
