@@ -36,6 +36,27 @@ def test_py_function_runs_python_at_every_call(capsys):
     assert seen == [1, 5]
 
 
+def test_py_function_side_effect_happens_at_every_call(capsys):
+    external_list = []
+
+    def side_effect(x):
+        print("Python side effect")
+        external_list.append(x)
+
+    @ag.function
+    def f(x):
+        ag.py_function(side_effect, inp=[x], Tout=[])
+
+    f(1)
+    f(1)
+    f(1)
+    # The list append happens all three times!
+    assert len(external_list) == 3
+    # The list holds NumPy values: py_function passes its inputs as arrays.
+    assert external_list[0] == 1 and isinstance(external_list[0], (np.ndarray, np.generic))
+    assert capsys.readouterr().out == "Python side effect\n" * 3
+
+
 # -- Changing Python global and free variables -------------------------------
 def test_global_list_append_happens_once(capsys):
     external_list = []
