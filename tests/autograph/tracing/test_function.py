@@ -367,3 +367,35 @@ def test_spec_and_array_calls_share_a_trace():
     f(np.zeros(3))
     assert f.experimental_get_tracing_count() == 1
     assert f.get_concrete_function(np.zeros(3)) is cf
+
+
+def test_methods_run_eagerly_and_expose_the_bound_python_function():
+    class Box:
+        def __init__(self):
+            self.calls = 0
+
+        @traced
+        def bump(self, x):
+            self.calls += 1
+            return x + self.calls
+
+    box = Box()
+    assert box.bump.python_function.__self__ is box
+    try:
+        ag.run_functions_eagerly(True)
+        assert box.bump(1) == 2 and box.bump(1) == 3
+    finally:
+        ag.run_functions_eagerly(False)
+    assert box.bump(np.int64(1)) == 4  # traced: the Python side effect happens once
+    assert box.bump(np.int64(1)) == 4
+
+
+def test_temporary_instances_stay_alive_during_the_call():
+    class Scale:
+        factor = 2
+
+        @traced
+        def apply(self, x):
+            return x * self.factor
+
+    assert Scale().apply(np.int64(4)) == 8
