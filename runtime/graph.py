@@ -66,6 +66,7 @@ class Namespace:
 
     def __init__(self, reserved: tuple[str, ...] = ()) -> None:
         self._used: set[str] = set(reserved)
+        self._next: dict[str, int] = {}  # base -> first counter worth trying (keeps minting O(1))
 
     def create(self, hint: str) -> str:
         base = re.sub(r"\W", "_", hint or "t")
@@ -74,10 +75,11 @@ class Namespace:
         if keyword.iskeyword(base):
             base += "_"
         name = base
-        counter = 1
+        counter = self._next.get(base, 1)
         while name in self._used:
             name = f"{base}_{counter}"
             counter += 1
+        self._next[base] = counter
         self._used.add(name)
         return name
 
@@ -125,6 +127,9 @@ class Graph:
         inputs = tuple(self.own(n) for n in inputs)
         node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
         self.nodes.append(node)
+        ids = self.__dict__.get("_ids")
+        if ids is not None and len(ids) == len(self.nodes) - 1:
+            ids.add(id(node))  # keep `_holds`'s cache current: recording stays linear
         return node
 
     def add_input(self, type: TensorType, name: str = "input", origin: Origin | None = None) -> Node:
@@ -163,6 +168,8 @@ class Graph:
 
     def _holds(self, node: Node) -> bool:
         ids = self.__dict__.get("_ids")
+        if ids is not None and id(node) in ids:
+            return True  # nodes are only ever added, so a cached hit stays true
         if ids is None or len(ids) != len(self.nodes):
             ids = {id(n) for n in self.nodes}
             self.__dict__["_ids"] = ids

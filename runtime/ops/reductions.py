@@ -9,7 +9,6 @@ the reduced axes, unknown dims and all.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +22,7 @@ from runtime.ops.shapes import (
     probe_type,
     reduced,
     require_concrete,
+    signature_of,
 )
 from runtime.types import TensorType
 
@@ -37,7 +37,7 @@ SCANS = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 
 
 def _bind(fn: Callable, args: tuple, kwargs: dict) -> dict[str, Any]:
-    return inspect.signature(fn).bind(*args, **kwargs).arguments
+    return signature_of(fn).bind(*args, **kwargs).arguments
 
 
 def reduction_rule(fn: Callable) -> Callable[..., TensorType]:

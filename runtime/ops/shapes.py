@@ -10,6 +10,7 @@ functions, by running the call twice with different sizes for the unknown dims
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ from runtime.types import Shape, TensorType
 __all__ = [
     "broadcast", "normalize_axes", "reduced", "probe", "probe_type", "dummy", "known_product",
     "reshaped", "matmul_shape", "shape_of", "elementwise_type", "require_concrete",
+    "signature_of",
 ]
 
 # Arguments whose value decides a result's shape: they must be Python values, not tensors.
@@ -262,10 +264,16 @@ def elementwise_type(fn: Callable, args: tuple, kwargs: dict, output: int | None
     return TensorType(np.asarray(value).dtype, shape)
 
 
+@functools.cache
+def signature_of(fn: Callable) -> inspect.Signature:
+    """`inspect.signature`, cached: rules bind every staged call's arguments with it."""
+    return inspect.signature(fn)
+
+
 def require_concrete(fn: Callable, args: tuple, kwargs: dict, names: frozenset[str] = SHAPE_ARGUMENTS) -> None:
     """A StagingError when a shape-deciding argument (axis=, reps=, num=...) is a tensor."""
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs).arguments
+        bound = signature_of(fn).bind(*args, **kwargs).arguments
     except (TypeError, ValueError):
         return
     for name, value in bound.items():
