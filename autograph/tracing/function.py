@@ -135,6 +135,12 @@ class Function:
 
     def _bound_on_instance(self, instance: Any) -> Function:
         attr = f"__autograph_bound_{id(self)}"
+        if not hasattr(instance, "__dict__"):
+            raise TypeError(
+                f"{self._name} is an ag.function method, and {type(instance).__name__} instances "
+                f"can hold neither a weak reference nor attributes; add '__weakref__' to its "
+                f"__slots__ so each instance can have its own cache of traces."
+            )
         bound = instance.__dict__.get(attr)
         if bound is None:
             bound = instance.__dict__[attr] = self._bind(instance)

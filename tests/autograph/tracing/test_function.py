@@ -399,3 +399,26 @@ def test_temporary_instances_stay_alive_during_the_call():
             return x * self.factor
 
     assert Scale().apply(np.int64(4)) == 8
+
+
+def test_unhashable_and_slotted_instances():
+    class Unhashable:
+        __hash__ = None
+
+        @traced
+        def f(self, x):
+            return x + 1
+
+    obj = Unhashable()
+    assert obj.f(np.int64(1)) == 2
+    assert obj.f.__func__ is obj.f.__func__
+
+    class Slotted:
+        __slots__ = ("k",)
+
+        @traced
+        def f(self, x):
+            return x
+
+    with pytest.raises(TypeError, match="__weakref__"):
+        Slotted().f(np.int64(1))
