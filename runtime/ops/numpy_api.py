@@ -8,19 +8,20 @@ NumPy hands every array function applied to a Tensor to
 | --- | --- | --- |
 | ufuncs | every `np.<ufunc>`: add, multiply, sqrt, exp, log, tanh, sin, cos, arctan2, hypot, power, mod, floor_divide, maximum, minimum, logical_and/or/not, isnan, isinf, isfinite, sign, floor, ceil, abs, square, log1p, expm1, ... | broadcast |
 | reductions | sum, mean, prod, max/amax, min/amin, argmax, argmin, any, all, std, var, median, ptp, count_nonzero, average, nan* | axis removed (kept with keepdims) |
-| scans | cumsum, cumprod, nancumsum, nancumprod | same; flat without axis |
-| elementwise functions | where (3 arguments), clip, isclose, round/around, nan_to_num, real, imag, sinc | broadcast |
-| shape | reshape, transpose, squeeze, expand_dims, broadcast_to, ravel, swapaxes, moveaxis, flip, fliplr, flipud, roll, rot90, atleast_1d/2d/3d, copy | rule per function |
+| scans | cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod | same; flat without axis |
+| elementwise functions | where (3 arguments), clip, isclose, round/around, nan_to_num, real, imag, angle, sinc, i0, isreal, iscomplex, digitize, polyval, unwrap | broadcast |
+| shape | reshape, transpose/permute_dims, matrix_transpose, squeeze, expand_dims, broadcast_to, ravel, swapaxes, moveaxis, flip, fliplr, flipud, roll, rot90, atleast_1d/2d/3d, resize, copy | rule per function |
 | joining | concatenate, stack, hstack, vstack, column_stack, dstack, append, tile, repeat, pad | rule per function |
-| creation | zeros_like, ones_like, full_like, empty_like (zeros: staged values are deterministic), linspace (concrete num) | input's shape |
-| linear algebra | matmul, dot, inner, outer, einsum, tensordot, kron, cross, trace, diag, diagonal, triu, tril, linalg.norm, linalg.det, linalg.inv, linalg.solve | NumPy's |
-| sorting, searching | sort, argsort, searchsorted, take, take_along_axis, diff, ediff1d, interp, percentile, quantile, isin | NumPy's |
+| creation | zeros_like, ones_like, full_like, empty_like (zeros: staged values are deterministic), linspace/logspace/geomspace (concrete num), vander; np.zeros/ones/full/empty/eye with staged sizes through `creation.CALL_OVERRIDES` | input's shape |
+| linear algebra | matmul, dot, inner, outer, einsum, tensordot, kron, cross, convolve, trace, diag, diagonal, triu, tril, cov, corrcoef, trapezoid, linalg.norm, linalg.det, linalg.inv, linalg.solve | NumPy's |
+| sorting, searching | sort, argsort, partition, argpartition, searchsorted, take, take_along_axis, diff, ediff1d, interp, percentile, quantile, nanpercentile, nanquantile, histogram_bin_edges, isin | NumPy's |
 | comparisons | array_equal, array_equiv, allclose | scalar bool |
-| data-dependent | nonzero, argwhere, flatnonzero, unique | unknown length (None) |
+| data-dependent | nonzero, where (1 argument), argwhere, flatnonzero, unique (plain form), unique_values, bincount, repeat (tensor repeats) | unknown length (None) |
 | introspection | shape (Python ints when known), size, ndim, result_type, asarray/asanyarray/array/astype (a Tensor stays one; dtype= casts), split/array_split (a list), broadcast_arrays (a tuple) | |
 
-Anything else applied to a Tensor raises StagingError naming the function and
-the closest supported ones.
+Arguments that decide a result's shape (axis=, reps=, num=, ...) must be
+Python values. Anything else applied to a Tensor raises StagingError naming
+the function and the closest supported ones.
 """
 
 from __future__ import annotations
