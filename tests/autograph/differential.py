@@ -13,15 +13,19 @@ import copy
 import io
 import itertools
 import math
+import signal
 import sys
+import time
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from runtime.errors import AutographError
 
-__all__ = ["Outcome", "load", "run", "compare", "same_value"]
+__all__ = ["Outcome", "TimedOut", "load", "unload", "run", "compare", "same_value"]
 
 _counter = itertools.count()
 
@@ -34,6 +38,7 @@ class Outcome:
     error: type[BaseException] | None = None
     message: str = ""
     stdout: str = ""
+    seconds: float = 0.0
 
     def describe(self) -> str:
         result = (f"raised {self.error.__name__}: {self.message}" if self.error
@@ -59,36 +64,76 @@ def unload(func: Callable) -> None:
     sys.modules.pop(func.__module__, None)
 
 
-def run(func: Callable, args: tuple) -> Outcome:
-    """Call `func` on a private copy of `args`, capturing stdout."""
+class TimedOut(BaseException):
+    """A call ran past its time limit (a BaseException, so no `except
+    Exception` in the program under test swallows it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None):
+    if not seconds:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimedOut(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(func: Callable, args: tuple, timeout: float | None = None) -> Outcome:
+    """Call `func` on a private copy of `args`, capturing stdout; raises
+    TimedOut after `timeout` seconds."""
     stdout = io.StringIO()
     outcome = Outcome()
-    with contextlib.redirect_stdout(stdout):
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(stdout), _time_limit(timeout):
         try:
             outcome.value = func(*copy.deepcopy(args))
         except Exception as error:  # noqa: BLE001 - any exception is an outcome to compare
             outcome.error = type(error)
             outcome.message = str(error)
+    outcome.seconds = time.perf_counter() - start
     outcome.stdout = stdout.getvalue()
     return outcome
 
 
 def same_value(a: object, b: object) -> bool:
-    """Equality that also requires equal types and treats NaN as equal to NaN."""
+    """Equality that also requires equal types (and dtypes) and treats NaN as
+    equal to NaN."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, float):
-        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, np.ndarray):
+        return (a.dtype == b.dtype and a.shape == b.shape
+                and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if isinstance(a, (float, np.floating)):
+        return bool(a == b) or (math.isnan(a) and math.isnan(b))
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     return a == b
+
+
+def _same_error(original: type | None, converted: type | None) -> bool:
+    """The same exception type, with one allowance: reading a deleted or
+    never-bound local inside converted control flow reads a closure cell, and
+    Python itself reports that as NameError, the base of UnboundLocalError
+    (so `except NameError` still catches both)."""
+    if original is converted:
+        return True
+    return original is UnboundLocalError and converted is NameError
 
 
 def compare(original: Outcome, converted: Outcome) -> str | None:
     """The first difference between the two outcomes, or None."""
     if converted.error is not None and issubclass(converted.error, AutographError):
         return f"the converted function raised our own {converted.error.__name__}"
-    if original.error is not converted.error:
+    if not _same_error(original.error, converted.error):
         return "different exceptions"
     if original.error is None and not same_value(original.value, converted.value):
         return "different return values"

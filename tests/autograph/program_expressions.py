@@ -110,7 +110,7 @@ class Expressions:
         d = depth - 1
         form = self.weighted([
             ("add", 6), ("sub", 4), ("mul", 3), ("floordiv", 2), ("mod", 2), ("neg", 1),
-            ("minmax", 2), ("ifexp", 3), ("andor", 2), ("log", 3), ("helper", 3),
+            ("minmax", 2), ("ifexp", 3), ("andor", 2), ("log", 3), ("helper", 8),
             ("index", 2), ("len", 2), ("sum", 1), ("int", 1), ("zero", 1), ("comp", 1),
             ("abs", 1),
         ])

@@ -24,7 +24,7 @@ from tests.autograph.program_expressions import (
     kind_of,
 )
 
-__all__ = ["PRELUDE", "Program", "programs", "arguments"]
+__all__ = ["PRELUDE", "FEATURES", "Program", "programs", "arguments"]
 
 PRELUDE = '''\
 class MyError(ValueError):
@@ -60,6 +60,7 @@ class _Where:
     in_helper: bool = False
     iterated: frozenset[str] = frozenset()
     assignable: tuple[str, ...] = INT_NAMES + FLOAT_NAMES + LIST_NAMES
+    may_leave: bool = True
 
     def nested(self, **changes) -> _Where:
         values = {**self.__dict__, "depth": self.depth + 1, **changes}
@@ -69,6 +70,7 @@ class _Where:
 @dataclass
 class _Writer:
     ex: Expressions
+    skip: frozenset[str] = frozenset()
     lines: list[str] = field(default_factory=list)
     budget: int = _MAX_STATEMENTS
     guards: int = 0
@@ -95,13 +97,15 @@ class _Writer:
     def statement(self, indent: int, scope: Scope, where: _Where) -> bool:
         """Emit one statement; True when it always leaves the block."""
         compound = where.depth < _MAX_DEPTH and self.budget > 2
+        leave = where.may_leave
         kind = self.ex.weighted([
             ("assign", 8), ("augassign", 4), ("print", 3), ("if", 5 * compound),
             ("for", 3 * compound), ("while", 3 * compound), ("unpack", 2), ("append", 2),
-            ("return", 2), ("jump", 3 * where.in_loop), ("raise", 1), ("assert", 1),
+            ("return", 2 * leave), ("jump", 3 * where.in_loop * leave), ("raise", 1 * leave),
+            ("assert", 1),
             ("del", 1 * (not where.in_loop and not where.in_helper)),
             ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
-            ("walrus", 1 * compound),
+            ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
@@ -140,6 +144,8 @@ class _Writer:
                 return f"del {name}"
         mutable = sorted(n for n in scope.defined if kind_of(n) == "list"
                          and n in where.assignable and n not in where.iterated)
+        if kind == "call" and scope.helpers:
+            return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
         if kind == "append" and mutable:
             return f"{ex.pick(mutable)}.append({ex.int_(scope)})"
         if kind == "unpack":
@@ -237,6 +243,8 @@ class _Writer:
         else:
             source = ex.pick(lists)
             iterated = iterated | {source}
+            if where.depth > 0 or where.in_helper:
+                source = f"{source}[:3]"
             iterable = source
             if form == "enumerate":
                 second = ex.pick([n for n in ints if n != target] or ints)
@@ -264,7 +272,7 @@ class _Writer:
         test = f"{guard} < {limit}"
         if ex.chance(70):
             cond = ex.bool_(scope, 1)
-            test = ex.pick([f"{test} and {cond}", f"({cond}) and {test}"])
+            test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
         self.emit(indent, f"while {test}:")
         self.emit(indent + 1, f"{guard} += 1")
         self.budget += 1
@@ -279,7 +287,8 @@ class _Writer:
             self.emit(indent, "else:")
             orelse = scope.copy()
             orelse.maybe |= body.maybe | body.defined
-            branches.append(self.block(indent + 1, orelse, where.nested(), self.ex.num(1, 2)))
+            inner = where.nested(may_leave="loop_else_leaves" not in self.skip)
+            branches.append(self.block(indent + 1, orelse, inner, self.ex.num(1, 2)))
         self._merge(scope, branches)
         return False
 
@@ -292,11 +301,11 @@ class _Writer:
         self.emit(indent, f"def {name}(p):")
         own = HELPER_LOCALS
         outer_ints = sorted(n for n in scope.defined if kind_of(n) == "int" and n != "p")
-        if outer_ints and ex.chance(40):
+        if outer_ints and "nonlocal" not in self.skip and ex.chance(60):
             shared = ex.pick(outer_ints)
             self.emit(indent + 1, f"nonlocal {shared}")
             own = own + (shared,)
-        inner_scope = Scope(scope.defined | {"p"}, scope.maybe | {"p"}, list(scope.helpers))
+        inner_scope = Scope(scope.defined | {"p"}, scope.maybe | {"p"})
         where = _Where(depth=1, in_helper=True, assignable=own)
         _, leaves = self.block(indent + 1, inner_scope, where, ex.num(1, 4))
         if not leaves:
@@ -307,15 +316,20 @@ class _Writer:
 _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
+FEATURES = frozenset({"nonlocal", "loop_else_leaves"})
+
+
 @st.composite
-def programs(draw) -> Program:
-    """A module defining `f` (and the prelude `log`, `MyError`)."""
+def programs(draw, skip: frozenset[str] = frozenset()) -> Program:
+    """A module defining `f` (and the prelude `log`, `MyError`), without the
+    optional constructs named in `skip` (a subset of FEATURES)."""
+    assert skip <= FEATURES, f"unknown features {sorted(skip - FEATURES)}; see FEATURES"
     ex = Expressions(draw)
     kinds = tuple(ex.pick(["int", "float", "list"]) for _ in range(ex.num(1, 3)))
     params = []
     for kind in kinds:
         params.append(next(n for n in _PARAMS[kind] if n not in params))
-    writer = _Writer(ex)
+    writer = _Writer(ex, skip)
     scope = Scope(set(params), set(params))
     _, leaves = writer.block(1, scope, _Where(), ex.num(2, 8))
     if not leaves:
