@@ -1,6 +1,7 @@
 """The trace layer: `ag.function`, its cache of ConcreteFunctions, TensorSpec.
 
     function.py         Function and the decorator: cache lookup, tracing on a miss
+    conversion.py       the converted callable a Function traces
     bound.py            Function methods looked up on instances
     keys.py             cache keys (the guide's rules)
     signature.py        parameters bound once per function

@@ -28,10 +28,17 @@ import numpy as np
 
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
+from autograph.tracing.conversion import converted_callable
 from autograph.tracing.input_signature import InputSignature
-from autograph.tracing.keys import Identity, flat_parts, is_tensor_like, key_is_alive, leaf_key
+from autograph.tracing.keys import (
+    as_tensor_value,
+    flat_parts,
+    is_tensor_like,
+    key_is_alive,
+    leaf_key,
+)
 from autograph.tracing.report import annotate
-from autograph.tracing.retracing import RetraceMonitor, fits, relaxed_specs
+from autograph.tracing.retracing import RetraceMonitor, fits, param_keys, relaxed_specs
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from autograph.tracing.trace import trace_function
@@ -92,7 +99,7 @@ class Function:
         self._instance = None if _instance is None else _weak(_instance)
         self._signature = Signature.of(func, skip_first=_instance is not None)
         self._fast = self._signature.single_positional
-        self._hinted = _hinted_positions(self._signature) if follow_type_hints else ()
+        self._hinted = self._signature.positions_hinted(Tensor) if follow_type_hints else ()
         self._name = getattr(func, "__name__", type(func).__name__)
         # built at the first call: a method's signature is known once it is bound
         self._raw_input_signature = input_signature
@@ -193,7 +200,7 @@ class Function:
         values = self._signature.canonicalize(args, kwargs)
         if self._hinted:
             values = tuple(
-                _as_tensor_value(v) if i in self._hinted else v for i, v in enumerate(values)
+                as_tensor_value(v) if i in self._hinted else v for i, v in enumerate(values)
             )
         return values
 
@@ -240,7 +247,7 @@ class Function:
         return self._converted
 
     def _convert(self) -> Callable[..., Any]:
-        return _converted(self._func) if self._autograph else self._func
+        return converted_callable(self._func) if self._autograph else self._func
 
     def _miss(self, key: Any, values: tuple) -> ConcreteFunction:
         with self._lock:
@@ -260,7 +267,7 @@ class Function:
             self._cache[key] = cf
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
-            self._monitor.traced(self._name, _param_keys(self._signature.names, tree, leaves))
+            self._monitor.traced(self._name, param_keys(self._signature.names, tree, leaves))
             return cf
 
     def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
@@ -342,21 +349,6 @@ def function(
     return Function(func, **options)
 
 
-def _converted(func: Any) -> Any:
-    """`func` converted: functions, partials and callable objects; builtins as they are."""
-    from autograph.api import convert
-
-    if isinstance(func, functools.partial):
-        return functools.partial(_converted(func.func), *func.args, **func.keywords)
-    if isinstance(func, types.FunctionType):
-        return convert(func)
-    owners = () if isinstance(func, type) else type(func).__mro__
-    call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
-    if isinstance(call, types.FunctionType):
-        return types.MethodType(convert(call), func)
-    return func  # builtins, ufuncs and other C functions have nothing to convert
-
-
 def _weak(obj: Any) -> Callable[[], Any]:
     try:
         return weakref.ref(obj)
@@ -375,26 +367,3 @@ def _spec_of(leaf: Any) -> TensorSpec | None:
     if is_tensor_like(leaf):
         return TensorSpec.from_value(leaf)
     return None
-
-
-def _hinted_positions(signature: Signature) -> frozenset[int]:
-    return frozenset(i for i, n in enumerate(signature.names) if signature.hints.get(n) is Tensor)
-
-
-def _as_tensor_value(value: Any) -> Any:
-    if is_tensor_like(value) or isinstance(value, Identity):
-        return value
-    leaves, _ = flatten(value)
-    if all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):
-        return np.asarray(value)
-    return value
-
-
-def _param_keys(names: tuple[str, ...], tree: Any, leaves: list) -> dict[str, Any]:
-    """Each parameter's share of a cache key (to name the one that keeps changing)."""
-    result, start = {}, 0
-    for name, child in zip(names, tree.children):
-        stop = start + child.num_leaves
-        result[name] = (child, tuple(leaf_key(leaf) for leaf in leaves[start:stop]))
-        start = stop
-    return result

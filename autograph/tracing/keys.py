@@ -34,6 +34,7 @@ __all__ = [
     "is_variable",
     "key_is_alive",
     "flat_parts",
+    "as_tensor_value",
 ]
 
 PRIMITIVES = (bool, int, float, complex, str, bytes, type(None))
@@ -128,3 +129,18 @@ def flat_parts(values: tuple) -> tuple | None:
         else:
             parts.append(leaf_key(value))
     return tuple(parts)
+
+
+def as_tensor_value(value: Any) -> Any:
+    """A Python number (or nested list of them) as an array: keyed by dtype, not value.
+
+    Used for arguments annotated `ag.Tensor` under `follow_type_hints=True`.
+    """
+    if is_tensor_like(value) or isinstance(value, Identity):
+        return value
+    from runtime.structure import flatten
+
+    leaves, _ = flatten(value)
+    if leaves and all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):
+        return np.asarray(value)
+    return value

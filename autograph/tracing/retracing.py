@@ -22,7 +22,7 @@ from autograph.tracing.spec import TensorSpec
 from runtime.origin import is_internal_file
 from runtime.structure import TreeDef
 
-__all__ = ["RetracingWarning", "RetraceMonitor", "relaxed_specs", "fits", "LIMIT"]
+__all__ = ["RetracingWarning", "RetraceMonitor", "relaxed_specs", "fits", "param_keys", "LIMIT"]
 
 LIMIT = 5
 
@@ -107,6 +107,16 @@ class RetraceMonitor:
             f"slow; a Python number is a constant of its trace, so pass values that change as "
             f"NumPy arrays, give an input_signature, or use reduce_retracing=True."
         )
+
+
+def param_keys(names: tuple[str, ...], tree: Any, leaves: list) -> dict[str, Any]:
+    """Each parameter's share of a cache key (to name the one that keeps changing)."""
+    result, start = {}, 0
+    for name, child in zip(names, tree.children):
+        stop = start + child.num_leaves
+        result[name] = (child, tuple(leaf_key(leaf) for leaf in leaves[start:stop]))
+        start = stop
+    return result
 
 
 def _user_stacklevel() -> int:

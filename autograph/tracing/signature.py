@@ -45,6 +45,10 @@ class Signature:
             signature = signature.replace(parameters=params)
         return cls(signature, _annotations(func))
 
+    def positions_hinted(self, annotation: Any) -> frozenset[int]:
+        """Indexes of the parameters annotated with exactly `annotation`."""
+        return frozenset(i for i, n in enumerate(self.names) if self.hints.get(n) is annotation)
+
     def canonicalize(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
         """One value per parameter; raises TypeError like Python for a bad call."""
         if not kwargs and self.all_positional and len(args) == len(self.params):

@@ -71,3 +71,14 @@ def test_nan_keys_equal():
     from autograph.tracing.keys import flat_parts
 
     assert flat_parts((float("nan"),)) == flat_parts((float("nan"),))
+
+
+def test_as_tensor_value_turns_python_numbers_into_arrays():
+    from autograph.tracing.keys import as_tensor_value
+
+    assert isinstance(as_tensor_value(3), np.ndarray)
+    assert as_tensor_value([1, 2]).shape == (2,)
+    thing = Thing()
+    assert as_tensor_value(thing) is thing
+    assert as_tensor_value("s") == "s"
+    assert as_tensor_value([]) == []

@@ -1,0 +1,30 @@
+"""What a Function traces: its callable with control flow converted.
+
+Plain functions go through the converter (`autograph.api.convert`);
+`functools.partial` objects and callable objects have their underlying
+function converted; builtins, ufuncs and other C functions have no source
+and nothing to convert, so they are traced as they are.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any
+
+__all__ = ["converted_callable"]
+
+
+def converted_callable(func: Any) -> Any:
+    """`func` converted: functions, partials and callable objects; builtins as they are."""
+    from autograph.api import convert
+
+    if isinstance(func, functools.partial):
+        return functools.partial(converted_callable(func.func), *func.args, **func.keywords)
+    if isinstance(func, types.FunctionType):
+        return convert(func)
+    owners = () if isinstance(func, type) else type(func).__mro__
+    call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
+    if isinstance(call, types.FunctionType):
+        return types.MethodType(convert(call), func)
+    return func  # builtins, ufuncs and other C functions have nothing to convert
