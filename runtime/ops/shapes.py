@@ -162,6 +162,8 @@ def probe(
             return call("eye")
     except (TypeError, ValueError, IndexError) as exc:
         name = getattr(fn, "__name__", "op")
+        if isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy"):
+            name = f"np.{name}"
         raise staging_error(f"{name}: {exc}") from exc
 
 
