@@ -224,3 +224,27 @@ def test_asarray_overrides():
     _, (out,) = stage(asarray, [A])
     assert out.type.shape == (3, 4)
     assert asarray([1, 2]).dtype == np.int64  # outside a trace: NumPy's own
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_function_through_the_compiler_and_interpreter(name):
+    """The same cases, run by runtime.compile (emitted code) and runtime.interpret (impl)."""
+    from runtime.compile import compile_graph
+    from runtime.interpret import interpret
+    from runtime.structure import flatten
+    from tests.runtime.ops.staging import assert_same
+
+    for fn, *values in CASES[name]:
+        fn = dispatched(fn)
+        graph, leaves = stage(fn, values)
+        staged = [(i, leaf) for i, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
+        if not staged:
+            continue
+        graph.set_outputs([leaf.node for _, leaf in staged])
+        graph.finish()
+        arrays = [v for v in values if isinstance(v, (np.ndarray, np.generic))]
+        with np.errstate(all="ignore"):
+            expected, _ = flatten(fn(*values))
+        for outputs in (compile_graph(graph)(*arrays), interpret(graph, *arrays)):
+            for (i, _), got in zip(staged, outputs):
+                assert_same(got, expected[i])
