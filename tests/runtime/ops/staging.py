@@ -1,12 +1,15 @@
-"""Check a staged computation against NumPy three ways: inferred type, impl, emitted code.
+"""Check a staged computation against NumPy: inferred type, impl, emitted code, compiled graph.
 
 `check(fn, *values)` records `fn` on graph inputs shaped like `values`, then
 compares with `fn(*values)` run by NumPy: each output's inferred TensorType
 must be exactly NumPy's dtype and fit its shape; running the graph with the
 ops' `impl` and, separately, by evaluating each op's `emit` expression must
-give NumPy's values. Python values (scalars, lists) are passed to `fn` as they are; arrays become
-graph inputs. `unknown` marks input dims as None (an input number:
-all its dims; a pair (input, dim): one dim), `unknown_rank` whole shapes, to check the rules for partly known shapes.
+give NumPy's values, and so must the whole graph compiled by `runtime.compile`.
+
+Python values (scalars, lists) are passed to `fn` as they are; arrays become
+graph inputs. `unknown` marks input dims as None (an input number: all its
+dims; a pair (input, dim): one dim) and `unknown_rank` whole shapes, to check
+the rules for partly known shapes.
 """
 
 from __future__ import annotations
@@ -88,8 +91,11 @@ def fits(t: TensorType, value: Any) -> bool:
     return len(t.shape) == array.ndim and all(d is None or d == v for d, v in zip(t.shape, array.shape))
 
 
-def check(fn: Callable, *values: Any, unknown: Sequence[int] = (), unknown_rank: Sequence[int] = (), exact: bool | None = None) -> list:
-    """Stage `fn`, compare its types, impl results and emitted code with NumPy's `fn(*values)`."""
+def check(
+    fn: Callable, *values: Any, unknown: Sequence[Any] = (), unknown_rank: Sequence[int] = (),
+    exact: bool | None = None, compiled: bool = True,
+) -> list:
+    """Stage `fn`, compare its types, impl results, emitted code and compiled graph with NumPy."""
     with np.errstate(all="ignore"):
         expected_out = fn(*values)
     expected, _ = flatten(expected_out)
@@ -107,4 +113,21 @@ def check(fn: Callable, *values: Any, unknown: Sequence[int] = (), unknown_rank:
         for leaf, want in zip(leaves, expected):
             got = env[leaf.node] if isinstance(leaf, Tensor) else leaf
             assert_same(got, want)
+    if compiled:
+        run_compiled(graph, values, leaves, expected)
     return leaves
+
+
+def run_compiled(graph: Graph, values: Sequence[Any], leaves: list, expected: list) -> None:
+    """The graph optimised and compiled by runtime.compile gives NumPy's values too."""
+    from runtime.compile import compile_graph
+
+    staged = [(leaf, want) for leaf, want in zip(leaves, expected) if isinstance(leaf, Tensor)]
+    if not staged:
+        return
+    graph.set_outputs([leaf.node for leaf, _ in staged])
+    graph.finish()
+    with np.errstate(all="ignore"):
+        outputs = compile_graph(graph)(*(v for v in values if isinstance(v, (np.ndarray, np.generic))))
+    for (_, want), got in zip(staged, outputs):
+        assert_same(got, want)
