@@ -232,8 +232,8 @@ class Tensor:
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
-    def flatten(self) -> Tensor:
-        return self.ravel()
+    def flatten(self, order: str = "C") -> Tensor:
+        return self.ravel(order)
 
     def reshape(self, *shape: Any, **kwargs: Any) -> Tensor:
         from runtime.ops.dispatch import stage_method
