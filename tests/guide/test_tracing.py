@@ -53,11 +53,6 @@ def test_pretty_printed_concrete_signatures():
 
 
 # -- Rules of tracing ------------------------------------------------------
-@ag.function
-def identity(x):
-    return x
-
-
 def count_traces(*calls):
     f = ag.function(lambda x: x)
     for value in calls:
@@ -89,6 +84,25 @@ def test_nested_structures_key_is_the_flattened_leaves():
     assert count_traces([x, x], [x + 1, x - 1]) == 1
     assert count_traces([x, x], (x, x), {"a": x, "b": x}, Pair(x, x)) == 4
     assert count_traces([x, 1], [x, 2]) == 2
+
+
+def test_dataclasses_are_structures_too():
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Batch:
+        features: object
+        labels: object
+
+    @ag.function
+    def total(batch):
+        return batch.features.sum() + batch.labels.sum()
+
+    assert total(Batch(np.ones(3), np.ones(2))) == 5.0
+    assert total(Batch(np.zeros(3), np.ones(2))) == 2.0
+    assert total.experimental_get_tracing_count() == 1
+    total(Batch(np.zeros(4), np.ones(2)))
+    assert total.experimental_get_tracing_count() == 2
 
 
 def test_other_objects_key_is_their_identity():
