@@ -146,8 +146,9 @@ class Graph:
         if owner is self:
             return node
         if owner is None:
+            made = f", made at {node.origin}," if node.origin is not None else ""
             raise TypeError(
-                f"the tensor {node.name!r} ({node.type}) belongs to another trace and leaked "
+                f"the tensor {node.name!r} ({node.type}){made} belongs to another trace and leaked "
                 f"out of it (for example through a global or an attribute). Return it from "
                 f"the function that computed it instead of storing it."
             )

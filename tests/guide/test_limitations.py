@@ -174,6 +174,7 @@ def test_leaked_tensor_cannot_be_used(capsys):
     with pytest.raises(TypeError) as info:
         captures_leaked_tensor(np.int64(2))
     assert "leaked" in str(info.value)
+    assert f"made at {__file__}:" in str(info.value)  # where `x = a + 1` ran
     notes = "\n".join(getattr(info.value, "__notes__", []))
     if sys.version_info >= (3, 11):
         assert "b += x" in notes
