@@ -15,7 +15,7 @@ import numpy as np
 
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
-from runtime.structure import TreeDef, flatten
+from runtime.structure import LEAF, TreeDef, flatten
 
 __all__ = ["InputSignature", "value_for_spec"]
 
@@ -46,9 +46,14 @@ class InputSignature:
         self.leaves, self.tree = flatten(specs + self.defaults)
         count = len(self.specs)
         self.trace_specs = [leaf if i < count else None for i, leaf in enumerate(self.leaves)]
+        self._single = self.spec_tree.children == (LEAF,) and not self.defaults
 
     def inputs_for(self, values: tuple, name: str) -> list:
         """The flat arrays for a call, or ValueError when they do not fit."""
+        if self._single and len(values) == 1 and type(values[0]) is np.ndarray:
+            value = values[0]
+            if self.specs[0].type.is_compatible_with(value.dtype, value.shape):
+                return [value]
         count = len(self.input_signature)
         for param, value, default in zip(self.names[count:], values[count:], self.defaults):
             if value is not default and not _same(value, default):
