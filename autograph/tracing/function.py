@@ -325,8 +325,15 @@ class Function:
     def experimental_get_tracing_count(self) -> int:
         return len(self._traces)
 
+    def __copy__(self) -> Function:
+        """A new Function of the same Python function and options, with its own cache."""
+        return Function(self._func, *self._options)
+
+    def __deepcopy__(self, memo: dict) -> Function:
+        return self.__copy__()
+
     def __repr__(self) -> str:
-        return f"<ag.Function {self._func.__qualname__}>"
+        return f"<ag.Function {getattr(self._func, '__qualname__', self._name)}>"
 
 
 def function(

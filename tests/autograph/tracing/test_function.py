@@ -422,3 +422,23 @@ def test_unhashable_and_slotted_instances():
 
     with pytest.raises(TypeError, match="__weakref__"):
         Slotted().f(np.int64(1))
+
+
+def test_copies_have_their_own_cache():
+    import copy
+
+    @traced
+    def f(x):
+        return x + 1
+
+    f(np.int64(1))
+
+    class Holder:
+        def __init__(self):
+            self.fn = f
+
+    clone = copy.deepcopy(Holder()).fn
+    assert clone is not f and clone.experimental_get_tracing_count() == 0
+    assert clone(np.int64(1)) == 2
+    assert copy.copy(f).python_function is f.python_function
+    assert "f" in repr(clone)
