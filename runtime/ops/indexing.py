@@ -97,6 +97,11 @@ def index_shape(shape: tuple | None, key: Any) -> tuple | None:
     used = sum(_consumed(k, i) for k, i in zip(kinds, items))
     if used > len(shape):
         raise IndexError(f"too many indices: the tensor has rank {len(shape)} but {used} were indexed")
+    advanced = any(k in _ADVANCED for k in kinds)
+    # Advanced indices (ints count as such among them) stay in place only when nothing,
+    # not even an empty Ellipsis or a None, separates them in the key as written.
+    at_positions = [i for i, k in enumerate(kinds) if k in _ADVANCED or k == "int"]
+    adjacent = not at_positions or at_positions[-1] - at_positions[0] + 1 == len(at_positions)
     if "ellipsis" in kinds:
         at = kinds.index("ellipsis")
         fill = len(shape) - used
@@ -105,11 +110,13 @@ def index_shape(shape: tuple | None, key: Any) -> tuple | None:
     else:
         items = items + (slice(None),) * (len(shape) - used)
         kinds = kinds + ["slice"] * (len(shape) - used)
-    advanced = any(k in ("array", "bool", "bool_scalar") for k in kinds)
-    return _apply(shape, items, kinds, advanced)
+    return _apply(shape, items, kinds, advanced, adjacent)
 
 
-def _apply(shape: tuple, items: tuple, kinds: list[str], advanced: bool) -> tuple:
+_ADVANCED = ("array", "bool", "bool_scalar")
+
+
+def _apply(shape: tuple, items: tuple, kinds: list[str], advanced: bool, adjacent: bool) -> tuple:
     out: list[Any] = []
     adv_shapes: list[Any] = []
     adv_positions: list[int] = []
@@ -141,7 +148,6 @@ def _apply(shape: tuple, items: tuple, kinds: list[str], advanced: bool) -> tupl
     block = broadcast(*adv_shapes, what="index arrays")
     assert block is not None
     first = adv_positions[0]
-    adjacent = all(p == first for p in adv_positions)
     if adjacent:
         return tuple(out[:first]) + block + tuple(out[first:])
     return block + tuple(out)

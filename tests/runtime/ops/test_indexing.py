@@ -28,6 +28,7 @@ def test_basic_keys(key):
 
 
 ADVANCED = [
+    (slice(None), [0], Ellipsis, 0, 0), (slice(None), [0], None, 1), ([0, 1], Ellipsis, [1, 2]),
     [0, 1, 1], (slice(None), [0, 2]), ([1, 0], [2, 1]), (slice(None), [0, 2], 1),
     (0, slice(None), [1, 3]), ([[0], [1]], slice(None), [0, 1, 2]), (Ellipsis, [4, 0]),
     (slice(None), [0, 1], slice(None), [2, 3]), (1, [0, 2], [1, 3]), (None, [0, 1]),
@@ -131,3 +132,48 @@ def basic_keys(draw):
 @given(basic_keys(), st.booleans())
 def test_random_basic_keys(key, unknown):
     check(lambda t: t[key], X, unknown=(0,) if unknown else ())
+
+
+@st.composite
+def advanced_keys(draw):
+    """Keys mixing ints, slices, None, Ellipsis and integer/boolean arrays (NumPy's placement rules)."""
+    items = []
+    dim = 0
+    while dim < X.ndim and draw(st.booleans()):
+        kind = draw(st.sampled_from(["int", "slice", "none", "array", "mask"]))
+        size = X.shape[dim]
+        if kind == "int":
+            items.append(draw(st.integers(-size, size - 1)))
+        elif kind == "slice":
+            items.append(slice(draw(st.none() | st.integers(0, size)), None, draw(st.sampled_from([None, 2, -1]))))
+        elif kind == "none":
+            items.append(None)
+            continue
+        elif kind == "array":
+            length = draw(st.integers(1, 3))
+            items.append(np.array(draw(st.lists(st.integers(-size, size - 1), min_size=length, max_size=length))))
+        else:
+            items.append(np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size))))
+        dim += 1
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), Ellipsis)
+    return tuple(items)
+
+
+@settings(max_examples=80, deadline=None)
+@given(advanced_keys(), st.booleans())
+def test_random_advanced_keys(key, as_inputs):
+    arrays = [k for k in key if isinstance(k, np.ndarray)]
+    try:
+        X[key]
+    except IndexError:
+        return  # index arrays that do not broadcast together
+    if as_inputs:
+        def index(t, *staged):
+            it = iter(staged)
+            return t[tuple(next(it) if isinstance(k, np.ndarray) else k for k in key)]
+
+        check(index, X, *arrays, exact=not any(a.dtype == bool for a in arrays))
+    else:
+        check(lambda t: t[key], X, exact=not any(a.dtype == bool for a in arrays))
+        check(lambda t: t[key], X, unknown=(0,))
