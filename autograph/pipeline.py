@@ -27,6 +27,7 @@ from autograph.analysis import analyze
 from autograph.analysis.activity import Activity
 from autograph.converters import (
     asserts,
+    bindings,
     break_statements,
     call_trees,
     conditional_expressions,
@@ -120,6 +121,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
     hoisting.transform(fn, ctx)
+    bindings.transform(fn, ctx.generated)
 
 
 _SINGLE_STATE = re.compile(r"^(\s*)(\w+,) = (\w+)$", re.MULTILINE)

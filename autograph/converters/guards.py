@@ -31,6 +31,8 @@ _BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
 def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
     """Whether `node` holds a `jump` statement that belongs to the enclosing construct."""
+    if isinstance(node, _SCOPES):
+        return False  # a nested function's jumps are its own
     stack = [node]
     while stack:
         current = stack.pop()

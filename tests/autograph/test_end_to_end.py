@@ -281,3 +281,18 @@ def test_assert_messages():
         converted(-5)
     with pytest.raises(AssertionError):
         converted(500)
+
+
+def nested_return_is_its_own(i, x):
+    def h0(p):
+        r = 3
+        return int(x) + r + p
+
+    if h0(i) >= i:
+        return i // 1, 4
+    return None
+
+
+def test_nested_function_returns_are_not_lowered_by_the_outer_one():
+    assert_same(nested_return_is_its_own, -1, 1.0)
+    assert_same(nested_return_is_its_own, 100, -500.0)
