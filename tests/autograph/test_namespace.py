@@ -1,0 +1,13 @@
+"""namespace: the ag__ object holds every operator and converted_call."""
+
+import runtime.operators as operators
+from autograph.converted_call import converted_call
+from autograph.namespace import AG, build_namespace
+
+
+def test_operators_and_converted_call():
+    for name in operators.__all__:
+        assert getattr(AG, name) is getattr(operators, name)
+    assert AG.converted_call is converted_call
+    assert not hasattr(AG, "ld")
+    assert build_namespace() is not AG
