@@ -19,7 +19,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
-from autograph.converters.guards import JumpLowering, contains_jump
+from autograph.converters.guards import JumpLowering, contains_jump, loops_in_order
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace, replace_expr
 
@@ -27,8 +27,14 @@ __all__ = ["transform"]
 
 
 class _Breaks(gast.NodeTransformer):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, fn: gast.FunctionDef) -> None:
         self.ctx = ctx
+        # flag names minted outermost loop first, so the outer loop reads `break_`
+        self.flags = {
+            loop: ctx.namespace.new("break_")
+            for loop in loops_in_order(fn.body)
+            if any(contains_jump(s, gast.Break, into_loops=False) for s in loop.body)
+        }
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.FunctionDef:
         return node  # nested functions are converted on their own
@@ -46,7 +52,7 @@ class _Breaks(gast.NodeTransformer):
         orelse, node.orelse = node.orelse, []
         if not any(contains_jump(s, gast.Break, into_loops=False) for s in node.body):
             return [node, *orelse]
-        flag = self.ctx.namespace.new("break_")
+        flag = self.flags[node]
         lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx))
         node.body = lowering.block(node.body)
         if isinstance(node, gast.While):
@@ -71,7 +77,7 @@ def _set_flag(flag: str, stmt: gast.stmt, ctx: Context) -> list[gast.stmt]:
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Lower every `break` of the function's own loops."""
-    transformer = _Breaks(ctx)
+    transformer = _Breaks(ctx, node)
     node.body = [s for stmt in node.body for s in _as_list(transformer.visit(stmt))]
     return node
 

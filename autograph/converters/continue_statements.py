@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
-from autograph.converters.guards import JumpLowering, contains_jump
+from autograph.converters.guards import JumpLowering, contains_jump, loops_in_order
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
@@ -21,8 +21,14 @@ __all__ = ["transform"]
 
 
 class _Continues(gast.NodeTransformer):
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, fn: gast.FunctionDef) -> None:
         self.ctx = ctx
+        # flag names minted outermost loop first, so the outer loop reads `continue_`
+        self.flags = {
+            loop: ctx.namespace.new("continue_")
+            for loop in loops_in_order(fn.body)
+            if any(contains_jump(s, gast.Continue, into_loops=False) for s in loop.body)
+        }
 
     def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.FunctionDef:
         return node
@@ -39,7 +45,7 @@ class _Continues(gast.NodeTransformer):
         self.generic_visit(node)
         if not any(contains_jump(s, gast.Continue, into_loops=False) for s in node.body):
             return node
-        flag = self.ctx.namespace.new("continue_")
+        flag = self.flags[node]
 
         def set_flag(stmt: gast.stmt) -> list[gast.stmt]:
             new = replace("flag = True", flag=flag)
@@ -57,6 +63,6 @@ class _Continues(gast.NodeTransformer):
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Lower every `continue` of the function's own loops."""
-    transformer = _Continues(ctx)
+    transformer = _Continues(ctx, node)
     node.body = [transformer.visit(stmt) for stmt in node.body]
     return node

@@ -22,7 +22,7 @@ from autograph.analysis import Analyses
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
-__all__ = ["JumpLowering", "contains_jump", "drop_dead_flags"]
+__all__ = ["JumpLowering", "contains_jump", "drop_dead_flags", "loops_in_order"]
 
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -44,6 +44,23 @@ def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
             if isinstance(child, (gast.stmt, gast.excepthandler, gast.match_case)):
                 stack.append(child)
     return False
+
+
+def loops_in_order(block: list[gast.stmt]) -> list[gast.stmt]:
+    """The function's own loops in source order, outer before inner (nested defs skipped)."""
+    out: list[gast.stmt] = []
+    for stmt in block:
+        if isinstance(stmt, _SCOPES):
+            continue
+        if isinstance(stmt, _LOOPS):
+            out.append(stmt)
+        for field in _BLOCK_FIELDS:
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                out += loops_in_order(inner)
+        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            out += loops_in_order(child.body)
+    return out
 
 
 @dataclass
