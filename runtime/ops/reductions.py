@@ -64,6 +64,8 @@ def scan_rule(fn: Callable) -> Callable[..., TensorType]:
         a = next(iter(bound.values()))
         value = probe(fn, args, kwargs, small=True)
         if bound.get("axis") is not None:
+            if a.shape == ():
+                return TensorType(value.dtype, np.shape(value))  # a 0-d scan is 1-long, as in NumPy
             if a.shape is not None:
                 normalize_axes(bound["axis"], len(a.shape))
             return TensorType(value.dtype, a.shape)

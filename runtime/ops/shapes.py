@@ -72,6 +72,8 @@ def reduced(shape: Shape, axis: Any, keepdims: bool) -> Shape:
     """The shape after reducing `axis` (None: all axes)."""
     if shape is None:
         return () if axis is None and not keepdims else None
+    if shape == () and isinstance(axis, int) and axis in (0, -1):
+        return ()  # NumPy's ufunc reductions accept axis 0 of a 0-d array
     axes = tuple(range(len(shape))) if axis is None else normalize_axes(axis, len(shape))
     if keepdims:
         return tuple(1 if i in axes else d for i, d in enumerate(shape))
