@@ -39,7 +39,15 @@ def arrays(draw):
 
 @st.composite
 def steps(draw):
-    kind = draw(st.sampled_from(["unary", "binary", "scalar", "reduce", "layout", "index", "cast", "where"]))
+    kind = draw(st.sampled_from(["unary", "binary", "scalar", "reduce", "layout", "index", "cast", "where", "misc"]))
+    if kind == "misc":
+        op = draw(st.sampled_from(["matmul", "clip", "sort", "take", "squeeze", "dot", "roll", "maximum.reduce"]))
+        return {
+            "matmul": lambda x, y: x @ y, "clip": lambda x, y: np.clip(x, 0, 2),
+            "sort": lambda x, y: np.sort(x, axis=None), "take": lambda x, y: np.take(x, [0, -1]),
+            "squeeze": lambda x, y: np.squeeze(x[None], axis=0), "dot": lambda x, y: np.dot(x, y),
+            "roll": lambda x, y: np.roll(x, 1), "maximum.reduce": lambda x, y: np.maximum.reduce(x, axis=None),
+        }[op]
     if kind == "unary":
         f = draw(st.sampled_from(UNARY))
         return lambda x, y: f(x)
