@@ -13,7 +13,7 @@ import numpy as np
 
 from runtime.ops.calls import staging_error
 from runtime.ops.define import stage
-from runtime.ops.elementwise import UFUNCS, ufunc_op_name
+from runtime.ops.elementwise import UFUNCS, has_methods, ufunc_op_name
 
 __all__ = ["stage_ufunc", "stage_function", "stage_method"]
 
@@ -34,10 +34,10 @@ def stage_ufunc(ufunc: np.ufunc, method: str, inputs: Sequence[Any], kwargs: Map
             f"Assign the result instead: `y = np.{name}(...)`."
         )
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
-    if method not in _UFUNC_METHODS or (method != "__call__" and (ufunc.nin, ufunc.nout) != (2, 1)):
+    if method not in _UFUNC_METHODS or (method != "__call__" and not has_methods(ufunc)):
         raise staging_error(
             f"np.{name}.{method} cannot be staged; supported: np.{name}(...)"
-            + (", .reduce, .accumulate, .outer" if (ufunc.nin, ufunc.nout) == (2, 1) else "")
+            + (", .reduce, .accumulate, .outer" if has_methods(ufunc) else "")
         )
     if method == "__call__" and ufunc.nout > 1:
         return tuple(stage(ufunc_op_name(ufunc, output=k), inputs, kwargs) for k in range(ufunc.nout))

@@ -26,7 +26,7 @@ from runtime.ops.shapes import (
 )
 from runtime.types import TensorType
 
-__all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "cast"]
+__all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "has_methods", "cast"]
 
 OPERATOR_FORMATS = {
     "add": "{0} + {1}", "subtract": "{0} - {1}", "multiply": "{0} * {1}", "divide": "{0} / {1}",
@@ -48,6 +48,11 @@ def ufunc_op_name(ufunc: np.ufunc, method: str = "__call__", output: int = 0) ->
     if method != "__call__":
         return f"{ufunc.__name__}_{method}"
     return ufunc.__name__ if ufunc.nout == 1 else f"{ufunc.__name__}_{output}"
+
+
+def has_methods(ufunc: np.ufunc) -> bool:
+    """Whether reduce/accumulate/outer apply: binary, single-output, elementwise ufuncs."""
+    return ufunc.nin == 2 and ufunc.nout == 1 and ufunc.signature is None
 
 
 def _call_rule(ufunc: np.ufunc, output: int):
@@ -107,7 +112,7 @@ def _register_ufunc(ufunc: np.ufunc) -> None:
         for k in range(ufunc.nout):
             fn = lambda *a, _u=ufunc, _k=k, **kw: _u(*a, **kw)[_k]  # noqa: E731
             define(ufunc_op_name(ufunc, output=k), fn, _call_rule(ufunc, k), _multi_output_fmt(name, k))
-    if ufunc.nin == 2 and ufunc.nout == 1:
+    if has_methods(ufunc):
         define(f"{name}_reduce", ufunc.reduce, _reduce_rule(ufunc), path=f"np.{name}.reduce")
         define(f"{name}_accumulate", ufunc.accumulate, _accumulate_rule(ufunc), path=f"np.{name}.accumulate")
         define(f"{name}_outer", ufunc.outer, _outer_rule(ufunc), path=f"np.{name}.outer")
