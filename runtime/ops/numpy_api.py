@@ -49,7 +49,7 @@ from runtime.types import TensorType
 __all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS", "CALL_OVERRIDES"]
 
 _PROBED = (
-    "einsum", "tensordot", "kron", "cross", "trace", "diag", "diagonal",
+    "kron", "cross", "trace", "diag", "diagonal",
     "triu", "tril", "tile", "diff", "ediff1d", "searchsorted", "interp", "percentile", "quantile",
     "take", "take_along_axis", "moveaxis", "rot90", "atleast_1d", "atleast_2d", "atleast_3d",
     "column_stack", "dstack", "append", "pad", "isin", "array_equal", "array_equiv", "allclose",
@@ -238,7 +238,7 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
 }
 _OPS = {
     name for name in (
-        *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "dot", "inner", "outer", "where", "clip",
+        *reductions.REDUCTIONS, *reductions.SCANS, *shape_ops.RULES, *_PROBED, "dot", "inner", "outer", "einsum", "tensordot", "where", "clip",
         "isclose", "nan_to_num", "real_if_close", "zeros_like", "ones_like", "full_like", "sort",
         "argsort", "repeat", "argwhere", "flatnonzero", "unique", "unique_values", "bincount",
     )
