@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runtime.errors import StagingError
@@ -31,6 +31,7 @@ def test_broadcast_unknown_dims():
         broadcast((2,), (3,))
 
 
+@settings(deadline=None)
 @given(st.lists(st.lists(st.sampled_from([1, 2, 3]), max_size=3), min_size=1, max_size=3), st.data())
 def test_broadcast_matches_numpy_when_known(shapes, data):
     shapes = [tuple(s) for s in shapes]
