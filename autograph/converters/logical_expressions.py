@@ -32,7 +32,7 @@ def _rereadable(node: gast.expr) -> bool:
 class _Logical(ExpressionTransformer):
     def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
         self.generic_visit(node)
-        if binds_or_suspends(node.values[1:]):
+        if binds_or_suspends(node.values):
             return node
         template = f"{_FUNCTIONS[type(node.op)]}(lambda: a, lambda: b)"
         result = node.values[-1]

@@ -60,7 +60,7 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     read_first = _first_live(analyses, node.body) | _first_live(analyses, node.orelse)
     extra = sorted((local & read_first) - set(outs))
     names = tuple(outs + extra)
-    unbound = tuple(n for n in names if analyses.unbound(node, n))
+    unbound = _unbound(node, names, analyses)
     return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
 
 
@@ -73,13 +73,29 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
         modified |= activity.effects(node.test).writes
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node)))
-    unbound = tuple(n for n in names if analyses.unbound(node, n))
+    unbound = _unbound(node, names, analyses)
     return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
 
 
 def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
+    """Initialised names that may be unbound after `node` (not those a `del` inside it may unbind:
+    reading them to check would itself fail)."""
     after = analyses.cfg.join_of[node]
-    return tuple(n for n in unbound if analyses.definitions.may_be_unbound(after, n))
+    deleted = {
+        t.id
+        for n in gast.walk(node)
+        if isinstance(n, gast.Delete)
+        for t in n.targets
+        if isinstance(t, gast.Name)
+    }
+    return tuple(n for n in unbound if n not in deleted and analyses.definitions.may_be_unbound(after, n))
+
+
+def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
+    """Carried names no binding reaches before the statement; a name its own test binds (`:=`) is bound."""
+    test = getattr(node, "test", None)
+    bound_by_test = analyses.activity.effects(test).writes if test is not None else frozenset()
+    return tuple(n for n in names if n not in bound_by_test and analyses.unbound(node, n))
 
 
 def _load(name: str) -> gast.Name:

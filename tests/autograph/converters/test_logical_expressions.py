@@ -42,3 +42,14 @@ def test_short_circuit_equivalent():
     assert_same(short_circuit, [])
     assert_same(short_circuit, [5])
     assert_same(short_circuit, [0])
+
+
+def walrus_in_first_operand(values):
+    i = 0
+    while (v := values[i]) and i < 10:
+        i += 1
+    return i, v
+
+
+def test_walrus_operand_keeps_its_scope():
+    assert_same(walrus_in_first_operand, [3, 2, 0])
