@@ -67,6 +67,7 @@ class Expressions:
     def __init__(self, draw) -> None:
         self.draw = draw
         self.tags = 0
+        self.risky = True  # whether a name bound only on some paths may be read
 
     # -- drawing primitives (each shrinks toward the simplest choice) --
     def pick(self, options):
@@ -96,7 +97,7 @@ class Expressions:
         """A readable name of `kind`; rarely one bound only on some paths."""
         names = sorted(n for n in scope.defined if kind_of(n) == kind)
         risky = sorted(n for n in scope.maybe - scope.defined if kind_of(n) == kind)
-        if risky and self.chance(4):
+        if risky and self.risky and self.chance(4):
             return self.pick(risky)
         if names:
             return self.pick(names)

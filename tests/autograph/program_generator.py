@@ -85,14 +85,20 @@ class _Writer:
         """Emit up to `size` statements; returns the scope after and whether
         control always leaves the block (return/raise/break/continue)."""
         start = len(self.lines)
+        risky = self.ex.risky
+        if where.depth > 0 and "unbound_reads_in_blocks" in self.skip:
+            self.ex.risky = False
+        leaves = False
         for _ in range(size):
             if self.budget <= 0:
                 break
             if self.statement(indent, scope, where):
-                return scope, True
+                leaves = True
+                break
         if len(self.lines) == start:
             self.emit(indent, self._simple(scope, where))
-        return scope, False
+        self.ex.risky = risky
+        return scope, leaves
 
     def statement(self, indent: int, scope: Scope, where: _Where) -> bool:
         """Emit one statement; True when it always leaves the block."""
@@ -232,7 +238,7 @@ class _Writer:
         target = ex.pick(ints)
         lists = sorted(n for n in scope.defined if kind_of(n) == "list")
         form = ex.weighted([("range", 4), ("list", 3 * bool(lists)), ("tuple", 2),
-                            ("enumerate", 2 * bool(lists)), ("zip", 1 * bool(lists))])
+                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists))])
         iterated = where.iterated
         if form == "range":
             bound = ex.pick([str(ex.num(0, 4)), f"min({ex.int_(scope, 1)}, 4)"])
@@ -272,6 +278,10 @@ class _Writer:
         test = f"{guard} < {limit}"
         if ex.chance(70):
             cond = ex.bool_(scope, 1)
+            if ex.chance(15):
+                target = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
+                cond = f"({target} := {ex.int_(scope, 1)}) {ex.pick(['>', '!='])} {ex.num(0, 3)}"
+                scope.bind(target)
             test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
         self.emit(indent, f"while {test}:")
         self.emit(indent + 1, f"{guard} += 1")
@@ -316,7 +326,7 @@ class _Writer:
 _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
-FEATURES = frozenset({"nonlocal", "loop_else_leaves"})
+FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks"})
 
 
 @st.composite

@@ -1,0 +1,99 @@
+"""The program generator covers every construct the differential test needs."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.autograph.program_generator import FEATURES, arguments, programs
+
+_CONSTRUCTS = {
+    "while": ast.While,
+    "for": ast.For,
+    "break": ast.Break,
+    "continue": ast.Continue,
+    "return": ast.Return,
+    "raise": ast.Raise,
+    "assert": ast.Assert,
+    "del": ast.Delete,
+    "nonlocal": ast.Nonlocal,
+    "walrus": ast.NamedExpr,
+    "if-expression": ast.IfExp,
+    "and/or": ast.BoolOp,
+    "not": ast.Not,
+    "augmented assignment": ast.AugAssign,
+    "comprehension": ast.ListComp,
+    "local function": ast.FunctionDef,
+}
+
+
+def _features(source: str) -> set[str]:
+    tree = ast.parse(source).body[-1]
+    found = {name for name, kind in _CONSTRUCTS.items() for node in ast.walk(tree)
+             if isinstance(node, kind) and node is not tree}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.While)) and node.orelse:
+            found.add("loop else")
+        if isinstance(node, ast.If) and node.orelse and isinstance(node.orelse[0], ast.If):
+            found.add("elif")
+        if isinstance(node, ast.Compare) and len(node.ops) > 1:
+            found.add("chained comparison")
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("enumerate", "zip", "log"):
+            found.add(node.func.id)
+        if isinstance(node, (ast.For, ast.While)):
+            if any(isinstance(n, ast.Return) for n in ast.walk(node)):
+                found.add("return in a loop")
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
+            found.add("tuple unpacking")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+            if isinstance(node.right, ast.Constant) and node.right.value == 0:
+                found.add("// 0")
+    return found
+
+
+def _sample(count: int, skip: frozenset[str] = frozenset()) -> list[str]:
+    sources: list[str] = []
+
+    @settings(max_examples=count, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(programs(skip=skip))
+    def collect(program):
+        sources.append(program.source)
+
+    collect()
+    return sources
+
+
+def test_programs_use_every_construct():
+    seen: set[str] = set()
+    for source in _sample(400):
+        seen |= _features(source)
+    expected = set(_CONSTRUCTS) | {"loop else", "elif", "chained comparison", "enumerate",
+                                   "zip", "log", "return in a loop", "tuple unpacking", "// 0"}
+    assert expected - seen == set()
+
+
+def test_skipped_features_are_left_out():
+    for source in _sample(200, skip=frozenset({"nonlocal"})):
+        assert "nonlocal" not in source
+
+
+def test_unknown_features_are_refused():
+    with pytest.raises(AssertionError, match="unknown features"):
+        _sample(1, skip=frozenset({"goto"}))
+    assert "nonlocal" in FEATURES
+
+
+@settings(max_examples=100, derandomize=True, database=None, deadline=None)
+@given(st.data())
+def test_every_while_loop_has_its_own_counter_guard(data):
+    program = data.draw(programs())
+    for node in ast.walk(ast.parse(program.source)):
+        if isinstance(node, ast.While):
+            guard = ast.unparse(node.body[0])
+            assert guard.startswith("w") and guard.endswith("+= 1"), guard
+            assert guard.split()[0] in ast.unparse(node.test)
+    assert len(data.draw(arguments(program.kinds))) == len(program.kinds)
