@@ -59,7 +59,9 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     outs = sorted(local & analyses.live_after(node))
     read_first = _first_live(analyses, node.body) | _first_live(analyses, node.orelse)
     extra = sorted((local & read_first) - set(outs))
-    names = tuple(outs + extra)
+    # an extra name unbound before the if stays local to its branch: reading it there fails as in Python
+    unbound_extra = set(_unbound(node, tuple(extra), analyses))
+    names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
 
