@@ -21,7 +21,7 @@ from tests.autograph.program_generator import PRELUDE, arguments, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks"})
+KNOWN_BROKEN = frozenset({"nonlocal", "unbound_reads_in_blocks"})
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -125,6 +125,21 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return i
         """,
         [(0, 1), (5, 1)],
+    ),
+    # A loop whose else block always raises makes the code after it
+    # unreachable; converting the if/return there must still work.
+    (
+        """
+        def f(y):
+            for _ in range(2):
+                pass
+            else:
+                raise ValueError("always")
+            if y:
+                return y
+            return 0
+        """,
+        [(0,), (1,)],
     ),
 ]
 
