@@ -10,6 +10,7 @@ converter's output, regenerate with `make golden` and review the diff.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib.util
 import sys
 from pathlib import Path
@@ -55,9 +56,13 @@ def test_there_are_enough_golden_files():
 def test_to_code_matches_expected(name):
     path = expected_path(name)
     assert path.exists(), f"{path} is missing: run `make golden` and review it"
-    assert converted_code(name) == path.read_text(), (
-        f"ag.to_code output changed for {name}; if intended, run `make golden` and review the diff"
-    )
+    expected = path.read_text()
+    actual = converted_code(name)
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            f"{name}.expected.py", "ag.to_code"))
+        pytest.fail(f"ag.to_code output changed for {name}; if intended, run `make golden` "
+                    f"and review the diff:\n{diff}", pytrace=False)
 
 
 @pytest.mark.parametrize("name", CASES)
