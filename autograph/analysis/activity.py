@@ -18,26 +18,37 @@ import gast
 
 __all__ = ["Effects", "Activity", "expression_effects", "free_names"]
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 # node types the collector treats specially; every other type just visits its children
 _SPECIAL = frozenset(
     {gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.AugAssign, gast.alias}
     | set(_COMPREHENSIONS)
-    | {gast.MatchAs, gast.MatchStar, gast.MatchMapping}
+    | {gast.MatchAs, gast.MatchStar, gast.MatchMapping, gast.Global, gast.Nonlocal}
 )
+# statement fields that hold statements (or handlers/cases holding them); scans for declarations
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 @dataclass(frozen=True)
 class Effects:
-    """Names read and names bound (a `del` counts as both)."""
+    """Names read and names bound (a `del` counts as both).
+
+    `maybe_writes` (a subset of `writes`) are bindings that may not happen,
+    such as `:=` in the second operand of `and`: they do not kill liveness.
+    """
 
     reads: frozenset[str] = frozenset()
     writes: frozenset[str] = frozenset()
+    maybe_writes: frozenset[str] = frozenset()
 
     def __or__(self, other: Effects) -> Effects:
-        return Effects(self.reads | other.reads, self.writes | other.writes)
+        return Effects(self.reads | other.reads, self.writes | other.writes, self.maybe_writes | other.maybe_writes)
+
+    @property
+    def definite_writes(self) -> frozenset[str]:
+        return self.writes - self.maybe_writes
 
 
 _NONE = Effects()
@@ -50,7 +61,10 @@ class _Collector:
         self.memo = memo
         self.reads: set[str] = set()
         self.writes: set[str] = set()
+        self.maybe_writes: set[str] = set()
         self.captured: set[str] = set()
+        self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
 
     def visit(self, node: gast.AST) -> None:
         cls = type(node)
@@ -63,6 +77,9 @@ class _Collector:
                 self.writes.add(node.id)
             else:
                 self.writes.add(node.id)
+            return
+        if cls is gast.BoolOp or cls is gast.IfExp:
+            self._conditional(node)
             return
         if cls not in _SPECIAL:
             self._children(node)
@@ -87,7 +104,20 @@ class _Collector:
             self.writes.add(node.name)
         elif isinstance(node, gast.MatchMapping) and node.rest:
             self.writes.add(node.rest)
+        elif cls is gast.Global:
+            self.globals.update(node.names)
+        elif cls is gast.Nonlocal:
+            self.nonlocals.update(node.names)
         self._children(node)
+
+    def _conditional(self, node: gast.AST) -> None:
+        """Operands that may not run: their bindings are only possible."""
+        always, maybe = (node.values[0], node.values[1:]) if isinstance(node, gast.BoolOp) else (node.test, [node.body, node.orelse])
+        self.visit(always)
+        before = set(self.writes)
+        for operand in maybe:
+            self.visit(operand)
+        self.maybe_writes |= self.writes - before
 
     def _children(self, node: gast.AST) -> None:
         for name in node._fields:
@@ -129,7 +159,9 @@ class _Collector:
         for gen in node.generators:
             targets |= {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
         self.reads |= inner.reads - targets
-        self.writes |= _walrus_targets(node)
+        walrus = _walrus_targets(node)
+        self.writes |= walrus
+        self.maybe_writes |= walrus
         self.captured |= inner.captured
 
 
@@ -156,15 +188,10 @@ def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -
         args = scope.args
         params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     body = scope.body if isinstance(scope.body, list) else [scope.body]
-    declared_global: set[str] = set()
-    declared_nonlocal: set[str] = set()
     for stmt in body:
         collector.visit(stmt)
-        for node in _own_nodes(stmt):
-            if isinstance(node, gast.Global):
-                declared_global |= set(node.names)
-            elif isinstance(node, gast.Nonlocal):
-                declared_nonlocal |= set(node.names)
+    declared_global = collector.globals
+    declared_nonlocal = collector.nonlocals
     bound = (collector.writes | params) - declared_nonlocal - declared_global
     free = frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
     if memo is not None:
@@ -178,42 +205,41 @@ def expression_effects(node: gast.AST | None, memo: dict[int, frozenset[str]] | 
         return _NONE
     collector = _Collector(memo)
     collector.visit(node)
-    return Effects(frozenset(collector.reads), frozenset(collector.writes))
+    return Effects(frozenset(collector.reads), frozenset(collector.writes), frozenset(collector.maybe_writes))
 
 
 @dataclass
 class Activity:
-    """Per-function name activity; effects of compound statements include their bodies."""
+    """Per-function name activity; effects of compound statements include their bodies.
+
+    `captured` needs a walk of the whole body, so it is computed on first use
+    (passes that only ask for `local_names` or `nonlocals` never pay for it).
+    """
 
     fn: gast.AST
     params: frozenset[str]
     globals: frozenset[str]
     nonlocals: frozenset[str]
-    captured: frozenset[str]
+    _captured: frozenset[str] | None = None
     _memo: dict[gast.AST, Effects] = field(default_factory=dict)
 
     @classmethod
     def of_function(cls, fn: gast.AST) -> Activity:
         args = fn.args
         params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
-        globals_: set[str] = set()
-        nonlocals: set[str] = set()
-        collector = _Collector()
         body = fn.body if isinstance(fn.body, list) else [fn.body]
-        for stmt in body:
-            for node in _own_nodes(stmt):
-                if isinstance(node, gast.Global):
-                    globals_ |= set(node.names)
-                elif isinstance(node, gast.Nonlocal):
-                    nonlocals |= set(node.names)
-            collector.visit(stmt)
-        return cls(
-            fn,
-            frozenset(a.id for a in params),
-            frozenset(globals_),
-            frozenset(nonlocals),
-            frozenset(collector.captured),
-        )
+        globals_, nonlocals = _declarations(body)
+        return cls(fn, frozenset(a.id for a in params), globals_, nonlocals)
+
+    @property
+    def captured(self) -> frozenset[str]:
+        """Free names of every nested function, lambda, class and comprehension scope in `fn`."""
+        if self._captured is None:
+            collector = _Collector()
+            for stmt in self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]:
+                collector.visit(stmt)
+            self._captured = frozenset(collector.captured)
+        return self._captured
 
     def effects(self, node: gast.AST) -> Effects:
         """Reads and writes of a statement including everything nested in it."""
@@ -234,12 +260,24 @@ class Activity:
         return (self.modified(body) | self.params) - self.globals - self.nonlocals
 
 
-def _own_nodes(stmt: gast.AST):
-    """Nodes of the statement `stmt` outside nested scopes (a def statement is one node)."""
-    stack = [stmt]
+def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:
+    """(global, nonlocal) names declared by the statements of `body`, outside nested scopes.
+
+    Declarations are statements, so only statement blocks are scanned, never expressions.
+    """
+    globals_: set[str] = set()
+    nonlocals: set[str] = set()
+    stack = list(body)
     while stack:
         node = stack.pop()
-        yield node
-        if isinstance(node, _SCOPES):
-            continue
-        stack.extend(gast.iter_child_nodes(node))
+        cls = type(node)
+        if cls is gast.Global:
+            globals_.update(node.names)
+        elif cls is gast.Nonlocal:
+            nonlocals.update(node.names)
+        elif cls not in _SCOPES:
+            for name in _BLOCKS:
+                block = getattr(node, name, None)
+                if type(block) is list:
+                    stack.extend(block)
+    return frozenset(globals_), frozenset(nonlocals)

@@ -39,7 +39,7 @@ def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset()) -> Liveness
         queued.discard(node)
         out: frozenset[str] = frozenset().union(*(live_in[s] for s in node.next))
         live_out[node] = out
-        new_in = node.effects.reads | (out - node.effects.writes)
+        new_in = node.effects.reads | (out - node.effects.definite_writes)
         if new_in != live_in[node]:
             live_in[node] = new_in
             for pred in node.prev:

@@ -56,9 +56,10 @@ def compute_reaching_definitions(cfg: Cfg, local_names: frozenset[str]) -> Reach
         incoming = start if node is cfg.entry else frozenset().union(*(reach_out[p] for p in node.prev))
         reach_in[node] = incoming
         writes = node.effects.writes
+        definite = node.effects.definite_writes
         deleted = _deletes(node)
         if writes:
-            kept = frozenset(d for d in incoming if d[0] not in writes)
+            kept = frozenset(d for d in incoming if d[0] not in definite)
             gen = frozenset((n, UNBOUND if n in deleted else node) for n in writes)
             out = kept | gen
         else:

@@ -43,3 +43,11 @@ def test_captured_names_are_always_live():
 def test_walrus_in_while_test_is_live_after():
     f, a = analyses_of("def f(v):\n    while (x := v.pop()):\n        pass\n    return x\n")
     assert "x" in a.live_at_head(f.body[0])
+
+
+def test_walrus_in_a_second_operand_does_not_kill():
+    f, a = analyses_of(
+        "def f(i):\n    n = 0\n    while i < 1 and (n := 1) > 0:\n        i += 1\n        n = 5\n    return n\n"
+    )
+    head = a.cfg.head_of[f.body[1]]
+    assert "n" in a.liveness.before(head)
