@@ -257,3 +257,25 @@ async def coroutine(x):
 def test_async_def_is_a_conversion_error():
     with pytest.raises(ag.errors.ConversionError, match="async"):
         ag.convert(coroutine)
+
+
+@ag.do_not_convert
+def where_am_i():
+    from runtime.origin import user_origin
+
+    return user_origin(2)
+
+
+def calls_where(x):
+    if x:
+        origin = where_am_i()
+    else:
+        origin = None
+    return origin
+
+
+def test_user_origin_maps_generated_lines_to_the_user_line():
+    origin = ag.convert(calls_where)(True)
+    assert origin.file == __file__
+    assert origin.line == inspect.getsourcelines(calls_where)[1] + 2
+    assert "where_am_i()" in origin.text
