@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import free_names
 from autograph.converters.context import Context
 from autograph.converters.state import (
     StatePlan,
@@ -98,28 +97,13 @@ def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tup
     return code, _load(name)
 
 
-def _read_by_helpers(name: str, body: list[gast.stmt], ctx: Context) -> bool:
-    """Whether a generated helper defined directly in `body` reads `name` (so it cannot be hoisted)."""
-    return any(
-        isinstance(stmt, gast.FunctionDef) and id(stmt) in ctx.generated and name in free_names(stmt)
-        for stmt in body
-    )
-
-
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a for loop; a single-name target not carried becomes the body's parameter."""
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     target = node.target
-    nonlocal_names = list(plan.names)
     if isinstance(target, gast.Name) and target.id not in plan.names:
-        if _read_by_helpers(target.id, node.body, ctx):
-            # a cell of the enclosing function, so the helpers reading it are defined once, not per item
-            param = ctx.namespace.new("itr")
-            nonlocal_names.append(target.id)
-            unpack = replace("target = itr", node, target=target, itr=param)
-        else:
-            param, unpack = target.id, []
+        param, unpack = target.id, []
     else:
         param = helpers["itr"]
         unpack = replace("target = itr", node, target=target, itr=param)
@@ -134,7 +118,7 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         node,
         loop_body=loop_body,
         itr=param,
-        names=nonlocal_names,
+        names=list(plan.names),
         globals_=list(plan.globals),
         unpack=unpack,
         body=node.body,
