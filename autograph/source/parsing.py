@@ -71,10 +71,13 @@ def parse_function(func: Callable) -> ParsedFunction:
     code = _code_of(func)
     if code.co_name == "<lambda>":
         return _parse_lambda(func, code)
-    try:
-        lines, start = inspect.getsourcelines(code)
-    except (OSError, TypeError):
-        raise no_source_error(func) from None
+    found = _def_lines(func, code)
+    if found is None:
+        try:
+            found = inspect.getsourcelines(code)
+        except (OSError, TypeError):
+            raise no_source_error(func) from None
+    lines, start = found
     text, indent = _dedent(lines)
     module = parse_source(text, code.co_filename)
     node = module.body[0] if module.body else None
@@ -90,6 +93,57 @@ def parse_function(func: Callable) -> ParsedFunction:
             text=linecache.getline(code.co_filename, start + node.lineno - 1),
         )
     return ParsedFunction(node, code.co_filename, max(start, 1), indent, code.co_name)
+
+
+# filename -> (the linecache lines it was computed from, {first line of a def: its last line})
+_SPANS: dict[str, tuple[list[str], dict[int, int]]] = {}
+_SPANS_KEPT = 64
+
+
+def _def_lines(func: Callable, code: types.CodeType) -> tuple[list[str], int] | None:
+    """What `inspect.getsourcelines(code)` gives for a def, without tokenizing the file.
+
+    The file is parsed once (per linecache version) into the line spans of its
+    defs; None (the caller asks inspect) when the file is unavailable, does
+    not parse, or has no def starting at the code's first line.
+    """
+    filename = code.co_filename
+    if not (filename.endswith(".py") or filename in linecache.cache):
+        return None
+    lines = linecache.getlines(filename, getattr(func, "__globals__", None))
+    if not lines:
+        return None
+    known = _SPANS.get(filename)
+    if known is None or known[0] is not lines:
+        try:
+            tree = ast.parse("".join(lines), filename)
+        except (SyntaxError, ValueError):
+            return None
+        if len(_SPANS) >= _SPANS_KEPT:
+            _SPANS.clear()
+        known = _SPANS[filename] = (lines, _def_spans(tree))
+    start = code.co_firstlineno
+    end = known[1].get(start)
+    if end is None:
+        return None
+    return lines[start - 1 : end], start
+
+
+def _def_spans(tree: ast.Module) -> dict[int, int]:
+    """{first line (decorators included): last line} of every def; defs are statements,
+    so only statement blocks are walked, never expressions."""
+    spans = {}
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            spans[first] = node.end_lineno or node.lineno
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, name, None)
+            if type(block) is list:
+                stack.extend(block)
+    return spans
 
 
 def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
