@@ -10,7 +10,8 @@
 3. user functions, lambdas and bound methods -> converted once (cached), then called.
 
 The decision is remembered per function object, so calling a converted user
-function again costs one weak dictionary lookup.
+function again costs one dictionary lookup by id (checked through a weak
+reference, so a dead function's entry is never reused).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ _NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozens
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 # function -> what to call instead (its conversion, or itself)
 _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# the same, for the hot path: id(function) -> (weak reference to it, target); see _remember
+_FAST: dict[int, tuple[weakref.ref, object]] = {}
 
 
 def is_convertible(func: object) -> bool:
@@ -47,10 +50,13 @@ def is_convertible(func: object) -> bool:
 def _target(func: types.FunctionType) -> object:
     """The conversion of `func`, or `func` itself when it is not converted."""
     try:
-        return _TARGETS[func]
+        target = _TARGETS[func]
     except KeyError:
         pass
-    target: object = func
+    else:
+        _remember(func, target)
+        return target
+    target = func
     if is_convertible(func):
         from autograph.converters.context import Options
         from autograph.namespace import AG
@@ -61,14 +67,27 @@ def _target(func: types.FunctionType) -> object:
         except ConversionError:
             target = func  # no source (or unsupported): run it as Python
     _TARGETS[func] = target
+    _remember(func, target)
     return target
+
+
+def _remember(func: types.FunctionType, target: object) -> None:
+    """Record `func -> target` for converted_call's lookup by id; the entry dies with `func`."""
+    key = id(func)
+
+    def forget(ref: weakref.ref) -> None:
+        if _FAST.get(key, (None,))[0] is ref:
+            del _FAST[key]
+
+    _FAST[key] = (weakref.ref(func, forget), target)
 
 
 def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
-    try:
-        target = _TARGETS[f]
-    except (KeyError, TypeError):
+    entry = _FAST.get(id(f))
+    if entry is not None and entry[0]() is f:
+        target = entry[1]
+    else:
         target = _slow_target(f)
         if type(target) is tuple:  # a bound method: (converted function, self)
             target, receiver = target
