@@ -16,6 +16,7 @@ import gast
 __all__ = ["Namespace"]
 
 _RESERVED = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | {"ag__"}
+_DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
 
 
 class Namespace:
@@ -28,15 +29,24 @@ class Namespace:
     def for_tree(cls, tree: gast.AST) -> Namespace:
         """A namespace avoiding every identifier that appears anywhere in `tree`."""
         taken: set[str] = set()
-        for node in gast.walk(tree):
-            if isinstance(node, gast.Name):
-                taken.add(node.id)
-            elif isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            cls_ = type(node)
+            if cls_ is gast.Name:
+                taken.add(node.id)  # children still walked: a parameter's annotation holds names
+            elif cls_ in _DEFINITIONS:
                 taken.add(node.name)
-            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            elif cls_ is gast.Global or cls_ is gast.Nonlocal:
                 taken.update(node.names)
-            elif isinstance(node, gast.alias):
+            elif cls_ is gast.alias:
                 taken.add(node.asname or node.name.split(".")[0])
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack.extend(v for v in value if isinstance(v, gast.AST))
+                elif isinstance(value, gast.AST):
+                    stack.append(value)
         return cls(taken)
 
     def new(self, hint: str) -> str:
