@@ -75,9 +75,10 @@ def _remember(func: types.FunctionType, target: object) -> None:
     """Record `func -> target` for converted_call's lookup by id; the entry dies with `func`."""
     key = id(func)
 
-    def forget(ref: weakref.ref) -> None:
-        if _FAST.get(key, (None,))[0] is ref:
-            del _FAST[key]
+    def forget(ref: weakref.ref, fast: dict = _FAST) -> None:
+        # `fast` is bound now: at interpreter exit the module's globals may already be None
+        if fast.get(key, (None,))[0] is ref:
+            del fast[key]
 
     _FAST[key] = (weakref.ref(func, forget), target)
 

@@ -22,7 +22,7 @@ from autograph.analysis import Analyses
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
-__all__ = ["JumpLowering", "contains_jump", "drop_dead_flags", "loops_in_order"]
+__all__ = ["JumpLowering", "contains_jump", "drop_dead_flags", "loops_in_order", "without"]
 
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -122,10 +122,11 @@ def drop_dead_flags(fn: gast.FunctionDef, flag_stores: list[gast.stmt], analyses
         if store in cfg.entry_of and store.targets[0].id not in liveness.after(cfg.entry_of[store])
     }
     if dead:
-        fn.body = _without(fn.body, dead) or [gast.Pass()]
+        fn.body = without(fn.body, dead) or [gast.Pass()]
 
 
-def _without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
+def without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
+    """`block` without the statements whose ids are in `dead`, at any depth (emptied blocks get `pass`)."""
     out = []
     for stmt in block:
         if id(stmt) in dead:
@@ -134,8 +135,8 @@ def _without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
             for field in _BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if inner:
-                    setattr(stmt, field, _without(inner, dead) or [gast.Pass()])
+                    setattr(stmt, field, without(inner, dead) or [gast.Pass()])
             for handler in getattr(stmt, "handlers", ()):
-                handler.body = _without(handler.body, dead) or [gast.Pass()]
+                handler.body = without(handler.body, dead) or [gast.Pass()]
         out.append(stmt)
     return out

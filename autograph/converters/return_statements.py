@@ -20,7 +20,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
-from autograph.converters.guards import JumpLowering
+from autograph.converters.guards import JumpLowering, without
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
@@ -101,7 +101,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
         prologue = replace("do_return = False", do_return=do_return)
         ctx.flag_stores += prologue + flag_sets
     else:  # nothing reads the flag
-        body = _without(body, set(map(id, flag_sets)))
+        body = without(body, set(map(id, flag_sets)))
         prologue = []
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
@@ -122,18 +122,3 @@ def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
         ctx.loop_flags.setdefault(loop, []).append(flag)
 
 
-
-def _without(block: list[gast.stmt], drop: set[int]) -> list[gast.stmt]:
-    out = []
-    for stmt in block:
-        if id(stmt) in drop:
-            continue
-        if not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            for field in _NESTED_BLOCKS:
-                inner = getattr(stmt, field, None)
-                if inner:
-                    setattr(stmt, field, _without(inner, drop))
-            for handler in getattr(stmt, "handlers", ()):
-                handler.body = _without(handler.body, drop)
-        out.append(stmt)
-    return out
