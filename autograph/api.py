@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from autograph.converted_call import DO_NOT_CONVERT
 from autograph.converters.context import Options
+from autograph.display import Code
 from autograph.namespace import AG
 from autograph.pipeline import convert_live, load_converted
 from autograph.source.diagnostics import no_source_error
@@ -56,7 +57,7 @@ def to_code(func: Callable) -> str:
         func = func.__func__
     if not isinstance(func, types.FunctionType):
         raise no_source_error(func)
-    return load_converted(func, Options()).source
+    return Code(load_converted(func, Options()).source)
 
 
 def do_not_convert(func: F) -> F:

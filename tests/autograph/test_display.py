@@ -53,3 +53,17 @@ def test_use_color_follows_tty_no_color_and_override(monkeypatch):
     assert use_color(Tty()) is False
     monkeypatch.setenv("NO_COLOR", "")
     assert use_color(Tty()) is True
+
+
+def test_to_code_returns_code_that_displays_highlighted():
+    import autograph as ag
+
+    def f(x):
+        while x > 1:
+            x = x // 2
+        return x
+
+    code = ag.to_code(f)
+    assert isinstance(code, Code) and isinstance(code, str)
+    assert "ag__.while_stmt" in code
+    assert "while_stmt" in code._repr_html_()
