@@ -52,7 +52,7 @@ class _Breaks(gast.NodeTransformer):
         orelse, node.orelse = node.orelse, []
         if not any(contains_jump(s, gast.Break, into_loops=False) for s in node.body):
             return [node, *orelse]
-        flag = self.flags[node]
+        flag = self.flags.get(node) or self.ctx.namespace.new("break_")
         lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx))
         node.body = lowering.block(node.body)
         if isinstance(node, gast.While):

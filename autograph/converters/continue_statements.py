@@ -45,7 +45,7 @@ class _Continues(gast.NodeTransformer):
         self.generic_visit(node)
         if not any(contains_jump(s, gast.Continue, into_loops=False) for s in node.body):
             return node
-        flag = self.flags[node]
+        flag = self.flags.get(node) or self.ctx.namespace.new("continue_")
 
         def set_flag(stmt: gast.stmt) -> list[gast.stmt]:
             new = replace("flag = True", flag=flag)

@@ -39,7 +39,10 @@ def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
         if isinstance(current, jump):
             return True
         for child in gast.iter_child_nodes(current):
-            if isinstance(child, _SCOPES) or (not into_loops and isinstance(child, _LOOPS)):
+            if isinstance(child, _SCOPES):
+                continue
+            if not into_loops and isinstance(child, _LOOPS):
+                stack.extend(child.orelse)  # a loop's else: belongs to the enclosing loop
                 continue
             if isinstance(child, (gast.stmt, gast.excepthandler, gast.match_case)):
                 stack.append(child)

@@ -94,3 +94,20 @@ def nested(n):
 def test_nested_loops_equivalent():
     assert_same(nested, 6)
     assert_same(nested, 0)
+
+
+def break_in_inner_else(xs):
+    count = 0
+    for x in xs:
+        w = 0
+        while w < 1:
+            w += 1
+        else:
+            count += x
+            if count > 3:
+                break
+    return count
+
+
+def test_break_in_an_inner_loops_else_belongs_to_the_outer_loop():
+    assert_same(break_in_inner_else, [1, 2, 3, 4])
