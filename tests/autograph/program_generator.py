@@ -297,7 +297,8 @@ class _Writer:
             self.emit(indent, "else:")
             orelse = scope.copy()
             orelse.maybe |= body.maybe | body.defined
-            inner = where.nested(may_leave="loop_else_leaves" not in self.skip)
+            inner = where.nested(may_leave="loop_else_leaves" not in self.skip,
+                                 in_loop=where.in_loop and "jump_in_loop_else" not in self.skip)
             branches.append(self.block(indent + 1, orelse, inner, self.ex.num(1, 2)))
         self._merge(scope, branches)
         return False
@@ -326,7 +327,9 @@ class _Writer:
 _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
-FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks"})
+FEATURES = frozenset({
+    "nonlocal", "loop_else_leaves", "unbound_reads_in_blocks", "jump_in_loop_else",
+})
 
 
 @st.composite
