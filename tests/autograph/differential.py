@@ -120,13 +120,15 @@ def same_value(a: object, b: object) -> bool:
 
 
 def _same_error(original: type | None, converted: type | None) -> bool:
-    """The same exception type, with one allowance: reading a deleted or
-    never-bound local inside converted control flow reads a closure cell, and
-    Python itself reports that as NameError, the base of UnboundLocalError
-    (so `except NameError` still catches both)."""
+    """The same exception type, with one allowance: an unbound name is
+    reported as UnboundLocalError for a plain local and as NameError for a
+    closure cell, and conversion moves names between the two (branch and
+    loop functions read locals as cells). Either way `except NameError`
+    catches it, so the two count as one."""
     if original is converted:
         return True
-    return original is UnboundLocalError and converted is NameError
+    unbound = {UnboundLocalError, NameError}
+    return original in unbound and converted in unbound
 
 
 def compare(original: Outcome, converted: Outcome) -> str | None:

@@ -126,6 +126,20 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(0, 1), (5, 1)],
     ),
+    # A deleted name read through a closure: NameError in the original,
+    # UnboundLocalError once converted; the allowance covers both directions.
+    (
+        """
+        def f(i):
+            def h():
+                return i
+            del i
+            for i in (h(),):
+                pass
+            return i
+        """,
+        [(1,)],
+    ),
     # A loop whose else block always raises makes the code after it
     # unreachable; converting the if/return there must still work.
     (
