@@ -55,10 +55,15 @@ _NONE = Effects()
 
 
 class _Collector:
-    """Walks one statement or expression without entering nested scopes' bodies."""
+    """Walks one statement or expression without entering nested scopes' bodies.
 
-    def __init__(self, memo: dict[int, frozenset[str]] | None = None) -> None:
+    `scopes=False` collects bindings only: nested scopes' free names (reads)
+    are skipped, so the walk never descends into nested functions at all.
+    """
+
+    def __init__(self, memo: dict[int, frozenset[str]] | None = None, scopes: bool = True) -> None:
         self.memo = memo
+        self.scopes = scopes
         self.reads: set[str] = set()
         self.writes: set[str] = set()
         self.maybe_writes: set[str] = set()
@@ -89,9 +94,10 @@ class _Collector:
             return
         if isinstance(node, gast.Lambda):
             self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
-            free = free_names(node, self.memo)
-            self.reads |= free
-            self.captured |= free
+            if self.scopes:
+                free = free_names(node, self.memo)
+                self.reads |= free
+                self.captured |= free
             return
         if isinstance(node, _COMPREHENSIONS):
             self._comprehension(node)
@@ -140,11 +146,17 @@ class _Collector:
             self._visit_all(node.bases + [k.value for k in node.keywords])
         else:
             self._visit_all(node.args.defaults + [d for d in node.args.kw_defaults if d])
-        free = free_names(node, self.memo)
-        self.reads |= free
-        self.captured |= free
+        if self.scopes:
+            free = free_names(node, self.memo)
+            self.reads |= free
+            self.captured |= free
 
     def _comprehension(self, node: gast.AST) -> None:
+        if not self.scopes:  # its own targets stay inside; only := binds outside
+            walrus = _walrus_targets(node)
+            self.writes |= walrus
+            self.maybe_writes |= walrus
+            return
         inner = _Collector(self.memo)
         for gen in node.generators:
             inner.visit(gen.iter)
@@ -257,7 +269,16 @@ class Activity:
     def local_names(self) -> frozenset[str]:
         """Names bound in the function's own scope (parameters included)."""
         body = self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]
-        return (self.modified(body) | self.params) - self.globals - self.nonlocals
+        writes: set[str] = set()
+        for stmt in body:
+            found = self._memo.get(stmt)
+            if found is not None:
+                writes |= found.writes
+            else:  # bindings only: no walk into nested functions for their reads
+                collector = _Collector(scopes=False)
+                collector.visit(stmt)
+                writes |= collector.writes
+        return (frozenset(writes) | self.params) - self.globals - self.nonlocals
 
 
 def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:
