@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-__all__ = ["Effects", "Activity", "expression_effects", "free_names"]
+__all__ = ["Effects", "Activity", "bound_names", "expression_effects", "free_names"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -220,6 +220,15 @@ def expression_effects(node: gast.AST | None, memo: dict[int, frozenset[str]] | 
     return Effects(frozenset(collector.reads), frozenset(collector.writes), frozenset(collector.maybe_writes))
 
 
+def bound_names(stmts: list[gast.AST]) -> frozenset[str]:
+    """Names the statements bind in their own scope: `expression_effects(s).writes` for each,
+    without walking into nested functions, lambdas or comprehensions for their reads."""
+    collector = _Collector(scopes=False)
+    for stmt in stmts:
+        collector.visit(stmt)
+    return frozenset(collector.writes)
+
+
 @dataclass
 class Activity:
     """Per-function name activity; effects of compound statements include their bodies.
@@ -274,10 +283,8 @@ class Activity:
             found = self._memo.get(stmt)
             if found is not None:
                 writes |= found.writes
-            else:  # bindings only: no walk into nested functions for their reads
-                collector = _Collector(scopes=False)
-                collector.visit(stmt)
-                writes |= collector.writes
+            else:
+                writes |= bound_names([stmt])
         return (frozenset(writes) | self.params) - self.globals - self.nonlocals
 
 

@@ -2,7 +2,7 @@
 
 import gast
 
-from autograph.analysis.activity import Activity, expression_effects, free_names
+from autograph.analysis.activity import Activity, bound_names, expression_effects, free_names
 
 
 def fn(source: str) -> gast.FunctionDef:
@@ -58,3 +58,22 @@ def test_walrus_in_comprehension_binds_outside():
     effects = expression_effects(stmt)
     assert effects.writes == {"y"}
     assert effects.reads == {"xs"}
+
+
+def test_bound_names_match_effects_without_entering_nested_scopes():
+    f = fn(
+        "def f(a):\n"
+        "    b = 1\n"
+        "    def g():\n"
+        "        c = a\n"
+        "        return c\n"
+        "    h = lambda: (d := 2)\n"
+        "    ys = [(e := y) for y in a]\n"
+        "    for i in a:\n"
+        "        if (j := i):\n"
+        "            del b\n"
+    )
+
+    assert bound_names(f.body) == {"b", "g", "h", "ys", "e", "i", "j"}
+    for stmt in f.body:
+        assert bound_names([stmt]) == expression_effects(stmt).writes
