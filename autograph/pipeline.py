@@ -108,7 +108,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
-    captured = Activity.of_function(fn).captured
+    activity = Activity.of_function(fn)
+    # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
+    captured = activity.captured | activity.nonlocals
     for nested in _nested_functions(fn):
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
             convert_node(nested, settings)

@@ -21,7 +21,7 @@ from tests.autograph.program_generator import PRELUDE, arguments, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN = frozenset({"nonlocal", "unbound_reads_in_blocks", "jump_in_loop_else"})
+KNOWN_BROKEN = frozenset({"unbound_reads_in_blocks", "jump_in_loop_else"})
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -154,6 +154,22 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return 0
         """,
         [(0,), (1,)],
+    ),
+    # A nonlocal name only assigned (never read) in a branch or loop of a
+    # local function: the branch must rebind the enclosing function's name.
+    (
+        """
+        def f(i):
+            def h0():
+                nonlocal i
+                if i > 0:
+                    i = 7
+                for _ in range(2):
+                    i = i * 2 if i > 100 else 8
+            h0()
+            return i
+        """,
+        [(4,), (-1,)],
     ),
 ]
 
