@@ -16,6 +16,7 @@ Everything a user needs is importable from this module (see API.md).
 from autograph import errors
 from autograph.api import convert, do_not_convert, to_code
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
+from autograph.tracing.retracing import RetracingWarning
 from autograph.tracing.spec import TensorSpec
 from runtime.constant import constant
 from runtime.control_flow import cond, while_loop
@@ -37,6 +38,7 @@ __all__ = [
     "functions_run_eagerly",
     "run_functions_eagerly",
     "TensorSpec",
+    "RetracingWarning",
     "constant",
     "cond",
     "while_loop",
