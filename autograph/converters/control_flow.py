@@ -15,6 +15,7 @@ from autograph.converters.conditionals import convert_if
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while
 from autograph.converters.state import StatePlan, plan_if, plan_loop
+from autograph.converters.unbound_reads import check_reads
 
 __all__ = ["transform"]
 
@@ -74,7 +75,9 @@ class _Planner:
             if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 continue
             inner = initialized
-            if isinstance(stmt, (gast.If, gast.While, gast.For)):
+            if not isinstance(stmt, (gast.If, gast.While, gast.For)):
+                check_reads(stmt, initialized, self.analyses)
+            else:
                 plan = self._plan(stmt)
                 if initialized & set(plan.unbound):
                     plan = dataclasses.replace(
@@ -85,6 +88,7 @@ class _Planner:
                 self.plans[stmt] = plan
                 self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
                 inner = initialized | set(plan.unbound)
+                check_reads(stmt, inner, self.analyses)
             for field in ("body", "orelse", "finalbody"):
                 nested = getattr(stmt, field, None)
                 if isinstance(nested, list):

@@ -21,7 +21,7 @@ from tests.autograph.program_generator import PRELUDE, arguments, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN = frozenset({"unbound_reads_in_blocks", "jump_in_loop_else"})
+KNOWN_BROKEN = frozenset({"jump_in_loop_else"})
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -170,6 +170,32 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return i
         """,
         [(4,), (-1,)],
+    ),
+    # A possibly unbound name copied inside a loop body or a branch (unbound
+    # on the first iteration, or after a loop that ran zero times) must raise
+    # UnboundLocalError, not copy the Undefined placeholder.
+    (
+        """
+        def f(c):
+            for i in range(2):
+                if i > c:
+                    n = 1
+                j = n
+            return j
+        """,
+        [(0,), (-1,)],
+    ),
+    (
+        """
+        def f(c):
+            if c < 1:
+                for _ in range(c):
+                    i = 1
+                k = [i]
+                return k
+            return 0
+        """,
+        [(0,), (-1,), (2,)],
     ),
 ]
 

@@ -1,0 +1,90 @@
+"""unbound_reads: a read of a name that may still hold the Undefined placeholder is checked.
+
+Inside converted control flow a name no binding reached yet holds
+`ag__.Undefined('n')`. Arithmetic on it raises as Python would, but a plain
+copy (`j = n`, `[n]`, `f(n)`) would not, so such reads are checked in place
+and raise UnboundLocalError where the original read does (the placeholder
+refuses `not`; there is deliberately no `ag__.ld` wrapping every read):
+
+    for i in range(2):                  def loop_body(i):
+        if i > c:                           ...
+            n = 1                           j = ag__.not_(n) if ag__.is_undefined(n) else n
+        j = n
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.analysis import Analyses
+
+__all__ = ["check_reads"]
+
+# scopes whose reads happen later (or not at all) are left alone
+_DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.GeneratorExp)
+
+
+def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str], object] | None:
+    """The fields of `stmt` it evaluates itself and the CFG node they are read at."""
+    cfg = analyses.cfg
+    if isinstance(stmt, gast.If):
+        return ["test"], cfg.entry_of.get(stmt)
+    if isinstance(stmt, gast.While):
+        return ["test"], cfg.head_of.get(stmt)
+    if isinstance(stmt, gast.For):
+        return ["iter"], cfg.entry_of.get(stmt)
+    if isinstance(stmt, _DEFERRED) or any(
+        isinstance(getattr(stmt, f, None), list) for f in ("body", "handlers", "cases")
+    ):
+        return None  # try/with/match: only their blocks are checked
+    return [f for f, _ in gast.iter_fields(stmt)], cfg.entry_of.get(stmt)
+
+
+def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> None:
+    """Wrap, in `stmt`'s own expressions, the reads of `names` that may be unbound there."""
+    if not names:
+        return
+    header = _header(stmt, analyses)
+    if header is None or header[1] is None:
+        return
+    fields, point = header
+    risky = {n for n in names if analyses.definitions.may_be_unbound(point, n)}
+    if not risky:
+        return
+    wrap = _Wrap(risky)
+    for field in fields:
+        value = getattr(stmt, field, None)
+        if isinstance(value, gast.AST):
+            setattr(stmt, field, wrap.visit(value))
+        elif isinstance(value, list):
+            setattr(stmt, field, [wrap.visit(v) if isinstance(v, gast.AST) else v for v in value])
+
+
+class _Wrap(gast.NodeTransformer):
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit(self, node: gast.AST) -> gast.AST:
+        if isinstance(node, _DEFERRED):
+            return node
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Load) and node.id in self.names:
+                return _checked(node)
+            return node
+        return self.generic_visit(node)
+
+
+def _checked(name: gast.Name) -> gast.expr:
+    """`(ag__.not_(n) if ag__.is_undefined(n) else n)`: the placeholder refuses `not`, as Python refuses the read."""
+    def ag(attr: str, arg: gast.Name) -> gast.Call:
+        func = gast.Attribute(value=_load("ag__"), attr=attr, ctx=gast.Load())
+        return gast.Call(func=func, args=[_load(arg.id)], keywords=[])
+
+    checked = gast.IfExp(test=ag("is_undefined", name), body=ag("not_", name), orelse=name)
+    for node in gast.walk(checked):
+        gast.copy_location(node, name)
+    return checked
+
+
+def _load(name: str) -> gast.Name:
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)

@@ -1,0 +1,42 @@
+"""unbound_reads: reads that may see the Undefined placeholder are checked in place."""
+
+import gast
+import pytest
+
+import autograph as ag
+from autograph.analysis import analyze
+from autograph.converters.unbound_reads import check_reads
+
+
+def parse(source: str) -> gast.FunctionDef:
+    return gast.parse(source).body[0]
+
+
+def test_only_possibly_unbound_reads_are_checked():
+    fn = parse("def f(c):\n    if c:\n        n = 1\n    j = [n, c]\n    k = lambda: n\n")
+    analyses = analyze(fn)
+    copy, later = fn.body[1], fn.body[2]
+    check_reads(copy, frozenset({"n", "c"}), analyses)
+    check_reads(later, frozenset({"n"}), analyses)
+    assert gast.unparse(copy).strip() == "j = [ag__.not_(n) if ag__.is_undefined(n) else n, c]"
+    assert gast.unparse(later).strip() == "k = lambda: n"  # read later, by its caller
+
+
+def test_bound_names_are_left_alone():
+    fn = parse("def f(c):\n    n = 1\n    j = n\n")
+    check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
+    assert gast.unparse(fn.body[1]).strip() == "j = n"
+
+
+def test_converted_copy_of_unbound_name_raises():
+    def f(c):
+        for i in range(2):
+            if i > c:
+                n = 1
+            j = n
+        return j
+
+    converted = ag.convert(f)
+    assert converted(-1) == 1
+    with pytest.raises(UnboundLocalError):
+        converted(0)
