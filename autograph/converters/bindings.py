@@ -91,7 +91,7 @@ def _nested_functions(fn: gast.FunctionDef) -> list[gast.FunctionDef]:
     return out
 
 
-def transform(fn: gast.FunctionDef, generated: set[int]) -> gast.FunctionDef:
+def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> gast.FunctionDef:
     """Bind, at the top of `fn`, the carried names that have no binding to resolve to."""
     if not generated:
         return fn

@@ -49,8 +49,9 @@ class Context:
     # flag assignments made by jump lowering; those nothing reads are removed after analysis
     flag_stores: list[gast.stmt] = field(default_factory=list)
     vars_name: str | None = None
-    # ids of the helper functions control flow generated (hoisting may move them)
-    generated: set[int] = field(default_factory=set)  # set_state's parameter, one name per function
+    # id -> helper function control flow generated (hoisting may move them); holding the
+    # node keeps its id from being reused by another node while the function converts
+    generated: dict[int, gast.FunctionDef] = field(default_factory=dict)
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

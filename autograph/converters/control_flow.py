@@ -52,7 +52,7 @@ class _ControlFlow:
             code = convert_for(node, self.plans[node], self.ctx, self.helpers[node])
         else:
             return [node]
-        self.ctx.generated.update(id(s) for s in code if isinstance(s, gast.FunctionDef))
+        self.ctx.generated.update((id(s), s) for s in code if isinstance(s, gast.FunctionDef))
         return code
 
 

@@ -13,7 +13,7 @@ the statements after anything that may jump run under `if not <flag>:`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import gast
@@ -119,17 +119,22 @@ class JumpLowering:
 def drop_dead_flags(fn: gast.FunctionDef, flag_stores: list[gast.stmt], analyses: Analyses) -> None:
     """Remove flag assignments nothing reads (`continue_ = True` as a loop's last statement)."""
     liveness, cfg = analyses.liveness, analyses.cfg
-    dead = {
-        id(store)
+    dead = [
+        store
         for store in flag_stores
         if store in cfg.entry_of and store.targets[0].id not in liveness.after(cfg.entry_of[store])
-    }
+    ]
     if dead:
         fn.body = without(fn.body, dead) or [gast.Pass()]
 
 
-def without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
-    """`block` without the statements whose ids are in `dead`, at any depth (emptied blocks get `pass`)."""
+def without(block: list[gast.stmt], dead: Iterable[gast.stmt]) -> list[gast.stmt]:
+    """`block` without the statements of `dead`, at any depth (emptied blocks get `pass`)."""
+    # by identity: held in the dict, no dead node's id can be taken by another node meanwhile
+    return _without(block, {id(s): s for s in dead})
+
+
+def _without(block: list[gast.stmt], dead: dict[int, gast.stmt]) -> list[gast.stmt]:
     out = []
     for stmt in block:
         if id(stmt) in dead:
@@ -138,8 +143,8 @@ def without(block: list[gast.stmt], dead: set[int]) -> list[gast.stmt]:
             for field in _BLOCK_FIELDS:
                 inner = getattr(stmt, field, None)
                 if inner:
-                    setattr(stmt, field, without(inner, dead) or [gast.Pass()])
+                    setattr(stmt, field, _without(inner, dead) or [gast.Pass()])
             for handler in getattr(stmt, "handlers", ()):
-                handler.body = without(handler.body, dead) or [gast.Pass()]
+                handler.body = _without(handler.body, dead) or [gast.Pass()]
         out.append(stmt)
     return out

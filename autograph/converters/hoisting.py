@@ -24,14 +24,20 @@ from autograph.converters.context import Context
 __all__ = ["transform"]
 
 _BLOCKS = ("body", "orelse", "finalbody")
+_SCOPES = (
+    gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
+    gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
+)
 
 
 class _Hoister:
     """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
 
-    def __init__(self, generated: set[int]) -> None:
+    def __init__(self, root: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> None:
         self.generated = generated
+        # free_names memoises by node id: every scope it may see is held for the memo's lifetime
         self.memo: dict[int, frozenset[str]] = {}
+        self.scopes = [n for n in gast.walk(root) if isinstance(n, _SCOPES)]
 
     def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
         args = fn.args
@@ -89,5 +95,5 @@ class _Hoister:
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow."""
-    node.body = _Hoister(ctx.generated).block(node.body)
+    node.body = _Hoister(node, ctx.generated).block(node.body)
     return node

@@ -101,7 +101,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
         prologue = replace("do_return = False", do_return=do_return)
         ctx.flag_stores += prologue + flag_sets
     else:  # nothing reads the flag
-        body = without(body, set(map(id, flag_sets)))
+        body = without(body, flag_sets)
         prologue = []
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
