@@ -65,6 +65,12 @@ class _Wrap(gast.NodeTransformer):
         self.names = names
 
     def visit(self, node: gast.AST) -> gast.AST:
+        if _is_lazy_operand_call(node):
+            # and_/or_/if_exp take their operands as lambdas they call at once: their reads count
+            for arg in node.args:
+                if isinstance(arg, gast.Lambda):
+                    arg.body = self.visit(arg.body)
+            return node
         if isinstance(node, _DEFERRED):
             return node
         if isinstance(node, gast.Name):
@@ -72,6 +78,19 @@ class _Wrap(gast.NodeTransformer):
                 return _checked(node)
             return node
         return self.generic_visit(node)
+
+
+_LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})
+
+
+def _is_lazy_operand_call(node: gast.AST) -> bool:
+    func = getattr(node, "func", None) if isinstance(node, gast.Call) else None
+    return (
+        isinstance(func, gast.Attribute)
+        and func.attr in _LAZY_OPERATORS
+        and isinstance(func.value, gast.Name)
+        and func.value.id == "ag__"
+    )
 
 
 def _checked(name: gast.Name) -> gast.expr:

@@ -197,6 +197,20 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(0,), (-1,), (2,)],
     ),
+    # The same read in the lazy operand of a loop test's `and`.
+    (
+        """
+        def f(x):
+            i = -2
+            del i
+            w0 = 0
+            while w0 < 1 and (0.5 == i):
+                w0 += 1
+                i = -2
+            return -2
+        """,
+        [(0.0,)],
+    ),
 ]
 
 

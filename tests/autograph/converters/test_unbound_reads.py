@@ -40,3 +40,10 @@ def test_converted_copy_of_unbound_name_raises():
     assert converted(-1) == 1
     with pytest.raises(UnboundLocalError):
         converted(0)
+
+
+def test_lazy_operands_of_logical_operators_are_checked():
+    fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.and_(lambda: c, lambda: n)\n")
+    check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
+    text = gast.unparse(fn.body[1]).strip()
+    assert text == "j = ag__.and_(lambda: c, lambda: ag__.not_(n) if ag__.is_undefined(n) else n)"
