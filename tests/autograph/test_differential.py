@@ -21,7 +21,7 @@ from tests.autograph.program_generator import PRELUDE, arguments, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN = frozenset({"jump_in_loop_else"})
+KNOWN_BROKEN: frozenset[str] = frozenset()
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -210,6 +210,21 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return -2
         """,
         [(0.0,)],
+    ),
+    # A break in the else block of a loop inside an if inside another loop
+    # belongs to the outer loop (its conversion once failed with a KeyError).
+    (
+        """
+        def f(n):
+            for _ in range(n):
+                if n:
+                    for _ in range(n):
+                        pass
+                    else:
+                        break
+            return 0
+        """,
+        [(0,), (2,)],
     ),
 ]
 
