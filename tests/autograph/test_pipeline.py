@@ -84,3 +84,62 @@ def test_syntax_error_is_a_conversion_error():
 
     with pytest.raises(ConversionError, match="bad.py"):
         convert_source("def f(:\n    pass\n", "bad.py")
+
+
+SKIPPABLE = textwrap.dedent(
+    '''
+    def loop_else(xs):
+        for x in xs:
+            pass
+        else:
+            xs = 0
+        return xs
+
+    def early_return(n):
+        while n > 0:
+            if n == 3:
+                return n
+            n -= 1
+        return -1
+
+    def chained(a, b, c):
+        return a < b < c
+
+    def plain(x, items):
+        y = x * 2
+        items.append(y)
+        return y
+    '''
+)
+
+
+def test_skipped_passes_do_not_change_the_output(monkeypatch):
+    """Passes with nothing to rewrite are skipped; running every pass prints the same code."""
+    from pathlib import Path
+
+    from autograph import pipeline
+
+    corpus = Path(pipeline.__file__).resolve().parent.parent / "bench" / "corpus" / "scalar_code.py"
+    sources = [SKIPPABLE, corpus.read_text(encoding="utf-8")]
+    fast = [[f.code for f in convert_source(s, "m.py", all_functions=True)] for s in sources]
+    monkeypatch.setattr(pipeline, "_needed_passes", _every_pass)
+    slow = [[f.code for f in convert_source(s, "m.py", all_functions=True)] for s in sources]
+    assert fast == slow
+
+
+def _every_pass(fn):
+    from autograph import pipeline as p
+
+    return [
+        p.directives, p.lists, p.asserts, p.break_statements, p.continue_statements,
+        p.return_statements, p.conditional_expressions, p.logical_expressions, p.call_trees,
+    ]
+
+
+def test_a_plain_function_skips_the_passes_with_nothing_to_do():
+    import gast
+
+    from autograph import pipeline
+
+    fn = gast.parse("def f(x):\n    return x + 1\n").body[0]
+    assert pipeline._needed_passes(fn) == [pipeline.return_statements, pipeline.call_trees]
