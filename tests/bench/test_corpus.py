@@ -34,6 +34,8 @@ def test_inputs_are_deterministic_and_the_handwritten_limit_agrees():
     assert np.array_equal(inputs.tanh_input(1000), inputs.tanh_input(1000))
     assert handwritten.collatz(inputs.collatz_start()) == 111
     assert handwritten.fizzbuzz_score(np.int64(15)) == 1 * 8 + 3 * 4 + 2 * 2 + 4
+    assert isinstance(handwritten.fizzbuzz_score(np.int64(15)), np.int64)
+    assert handwritten.fizzbuzz_score_python_ints(np.int64(15)) == 1 * 8 + 3 * 4 + 2 * 2 + 4
     data, state = inputs.rnn_inputs(5)
     assert handwritten.dynamic_rnn(data, state).shape == (2, 5, 4)
     labels = [label for label, _, _ in inputs.staged_cases(quick=True)]
