@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy
 
-__all__ = ["Origin", "register_source_map", "user_origin", "map_location"]
+__all__ = ["Origin", "register_source_map", "user_origin", "map_location", "graph_origin"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +46,22 @@ _PACKAGE_DIRS = tuple(
 _LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
 # generated file name -> {generated line: Origin}
 _SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
+# the generated files that hold compiled graphs (the rest hold converted code)
+_GRAPH_FILES: set[str] = set()
 
 
-def register_source_map(filename: str, line_map: dict[int, Origin]) -> None:
+def register_source_map(filename: str, line_map: dict[int, Origin], graph: bool = False) -> None:
     """Tell error reporting where each line of a generated file came from."""
     _SOURCE_MAPS[filename] = line_map
+    if graph:
+        _GRAPH_FILES.add(filename)
+
+
+def graph_origin(filename: str, line: int) -> Origin | None:
+    """The origin of the node on `line` of a compiled graph's file, or None."""
+    if filename not in _GRAPH_FILES:
+        return None
+    return _SOURCE_MAPS[filename].get(line)
 
 
 def map_location(filename: str, line: int) -> Origin | None:

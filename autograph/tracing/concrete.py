@@ -26,6 +26,7 @@ from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
+from runtime.run_errors import note_user_line
 from runtime.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.tensor import Tensor
 
@@ -74,7 +75,11 @@ class ConcreteFunction:
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
         """Run the graph on flat tensor inputs already known to fit."""
-        outputs = self._compiled(*inputs)
+        try:
+            outputs = self._compiled(*inputs)
+        except Exception as error:
+            note_user_line(error)
+            raise
         if self._single:
             value = outputs[0]
             if type(value) is np.ndarray and value.ndim == 0:
