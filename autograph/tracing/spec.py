@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.types import TensorType, merge_shapes
+from runtime.types import TensorType, dtype_label, merge_shapes
 
 __all__ = ["TensorSpec", "dtype_label"]
 
@@ -85,8 +85,3 @@ class TensorSpec:
         shape = "None" if self.shape is None else self.type.shape_str()
         return f"TensorSpec(shape={shape}, dtype={dtype_label(self.dtype)}, name={self.name!r})"
 
-
-def dtype_label(dtype: np.dtype) -> str:
-    """A dtype as signatures print it: `float32`; any text dtype `str`, any bytes dtype `bytes`
-    (NumPy's own names, like `str96`, count the bits of the longest string seen)."""
-    return {"U": "str", "S": "bytes"}.get(dtype.kind, dtype.name)
