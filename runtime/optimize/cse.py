@@ -20,7 +20,7 @@ import numpy as np
 from runtime.graph import Graph, Node
 from runtime.ops.calls import Weak
 from runtime.ops.registry import OPS
-from runtime.optimize.rewrite import SUBGRAPHS, rewrite
+from runtime.optimize.rewrite import SUBGRAPHS, copies_as_is, rewrite, walk
 
 __all__ = ["eliminate_common_subexpressions"]
 
@@ -57,8 +57,26 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
     return key
 
 
+def _has_repeats(graph: Graph) -> bool:
+    keys: set[Any] = set()
+    for node in graph.nodes:
+        key = _key(node, node.inputs)
+        if key is not None:
+            if key in keys:
+                return True
+            keys.add(key)
+    return False
+
+
 def eliminate_common_subexpressions(graph: Graph) -> Graph:
-    """`graph` with repeated pure computations computed once."""
+    """`graph` with repeated pure computations computed once.
+
+    While nothing has been merged, the copy's nodes stand one for one for
+    the original's, so a graph whose own keys are all distinct has nothing to
+    merge and is returned as it is.
+    """
+    if copies_as_is(graph) and not any(_has_repeats(sub) for sub in walk(graph)):
+        return graph
     seen: dict[int, dict[Any, Node]] = {}
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:

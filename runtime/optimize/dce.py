@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from runtime.graph import Graph, Node
 from runtime.ops.registry import OPS
-from runtime.optimize.rewrite import SUBGRAPHS, rewrite, subgraphs
+from runtime.optimize.rewrite import SUBGRAPHS, copies_as_is, rewrite, subgraphs, walk
 
 __all__ = ["eliminate_dead_code", "has_effect"]
 
@@ -39,6 +39,10 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     live: set[Node] = set()
     pruned: dict[Node, tuple[int, ...]] = {}
     _mark(graph, live, list(graph.outputs), pruned)
+    if not pruned and copies_as_is(graph) and all(
+        node in live or node.op == "input" for sub in walk(graph) for node in sub.nodes
+    ):
+        return graph  # every node is needed: the copy would be the graph itself
     return rewrite(graph, keep=live, outputs=pruned)
 
 
