@@ -10,7 +10,7 @@ captured constant is copied into the subgraph, so folding can go on inside.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from runtime.control_flow import outer_inputs
 from runtime.graph import Graph, Node
@@ -26,12 +26,15 @@ def subgraphs(node: Node) -> list[Graph]:
     return [node.attrs[key] for key in SUBGRAPHS.get(node.op, ())]
 
 
-def walk(graph: Graph) -> Iterator[Graph]:
-    """`graph` and every cond/while subgraph nested in it, outermost first."""
-    yield graph
-    for node in graph.nodes:
-        for sub in subgraphs(node):
-            yield from walk(sub)
+def walk(graph: Graph) -> list[Graph]:
+    """`graph`, then every cond/while subgraph nested in it (at any depth)."""
+    graphs = [graph]
+    for sub in graphs:  # grows while it is read: each subgraph is visited in turn
+        for node in sub.nodes:
+            keys = SUBGRAPHS.get(node.op)
+            if keys is not None:
+                graphs.extend(node.attrs[key] for key in keys)
+    return graphs
 
 
 def copies_as_is(graph: Graph) -> bool:
