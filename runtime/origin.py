@@ -44,6 +44,7 @@ _PACKAGE_DIRS = tuple(
 )
 # NumPy's own frames (its dispatchers call back into Tensor methods) are never the user's line.
 _LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
+_NOT_USER_DIRS = _PACKAGE_DIRS + _LIBRARY_DIRS
 # generated file name -> {generated line: Origin}
 _SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
 # the generated files that hold compiled graphs (the rest hold converted code)
@@ -84,7 +85,7 @@ def user_origin(depth: int = 1) -> Origin | None:
     frame = sys._getframe(depth)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if (not filename.startswith(_PACKAGE_DIRS + _LIBRARY_DIRS)) or filename in _SOURCE_MAPS:
+        if (not filename.startswith(_NOT_USER_DIRS)) or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
                 return origin

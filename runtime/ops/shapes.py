@@ -33,10 +33,18 @@ SHAPE_ARGUMENTS = frozenset({
     "num", "k", "offset", "n", "new_shape", "shape", "newshape",
 })
 
+_PY_NUMBERS = frozenset({bool, int, float, complex})
+
+
 def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
     """NumPy broadcasting; None vs n is n (n != 1), None vs 1 or None is None."""
     if any(s is None for s in shapes):
         return None
+    shaped = [s for s in shapes if s]  # () broadcasts to anything: drop it
+    if not shaped:
+        return ()
+    if all(s == shaped[0] for s in shaped):
+        return tuple(shaped[0])  # equal shapes broadcast to themselves
     rank = max((len(s) for s in shapes), default=0)
     padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
     out: list[int | None] = []
@@ -239,6 +247,8 @@ def shape_of(item: Any) -> Shape:
     """Shape of a rule argument: a TensorType's, or NumPy's for a literal (nested tuples too)."""
     if isinstance(item, TensorType):
         return item.shape
+    if type(item) in _PY_NUMBERS:
+        return ()
     if isinstance(item, tuple) and any(isinstance(v, (TensorType, tuple)) for v in item):
         inner = broadcast(*(shape_of(v) for v in item))
         return None if inner is None else (len(item),) + inner
