@@ -58,13 +58,20 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
 
 
 def _has_repeats(graph: Graph) -> bool:
-    keys: set[Any] = set()
+    """Whether two nodes of `graph` (not of its subgraphs) have the same key.
+
+    Nodes of the same op on the same inputs are compared by their full keys;
+    any other node's key is unique already, so its attrs are never frozen.
+    """
+    groups: dict[Any, list[Node]] = {}
     for node in graph.nodes:
-        key = _key(node, node.inputs)
-        if key is not None:
-            if key in keys:
+        if node.op == "constant" or (node.inputs and node.op not in SUBGRAPHS):
+            groups.setdefault((node.op, tuple([id(i) for i in node.inputs])), []).append(node)
+    for group in groups.values():
+        if len(group) > 1:
+            keys = [key for key in (_key(n, n.inputs) for n in group) if key is not None]
+            if len(set(keys)) < len(keys):
                 return True
-            keys.add(key)
     return False
 
 
