@@ -77,12 +77,15 @@ class Namespace:
                 base = "t_" + base
         if keyword.iskeyword(base):
             base += "_"
-        name = base
+        if base not in self._used:
+            self._used.add(base)
+            return base
         counter = self._next.get(base, 1)
+        name = f"{base}_{counter}"
         while name in self._used:
-            name = f"{base}_{counter}"
             counter += 1
-        self._next[base] = counter
+            name = f"{base}_{counter}"
+        self._next[base] = counter + 1
         self._used.add(name)
         return name
 
@@ -128,7 +131,7 @@ class Graph:
         """Append a node; inputs from enclosing graphs are captured first."""
         if self.finished:
             raise StagingError(f"graph {self.name!r} is finished; no more nodes can be added")
-        inputs = tuple(self.own(n) for n in inputs)
+        inputs = tuple([self.own(n) for n in inputs])
         node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
         self.nodes.append(node)
         self._ids.add(id(node))
