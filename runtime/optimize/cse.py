@@ -82,7 +82,7 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
     the original's, so a graph whose own keys are all distinct has nothing to
     merge and is returned as it is.
     """
-    if copies_as_is(graph) and not any(_has_repeats(sub) for sub in walk(graph)):
+    if not any(_has_repeats(sub) for sub in walk(graph)) and copies_as_is(graph):
         return graph
     seen: dict[int, dict[Any, Node]] = {}
 

@@ -48,9 +48,9 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     live: set[Node] = set()
     pruned: dict[Node, tuple[int, ...]] = {}
     _mark(graph, live, list(graph.outputs), pruned, {})
-    if not pruned and copies_as_is(graph) and all(
+    if not pruned and all(
         node in live or node.op == "input" for sub in walk(graph) for node in sub.nodes
-    ):
+    ) and copies_as_is(graph):
         return graph  # every node is needed: the copy would be the graph itself
     return rewrite(graph, keep=live, outputs=pruned)
 

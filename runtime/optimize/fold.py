@@ -62,9 +62,9 @@ def fold_constants(graph: Graph) -> Graph:
     A graph where no node has only constant inputs has nothing to fold (a
     node becomes a constant only by folding) and is returned as it is.
     """
-    if copies_as_is(graph) and not any(
+    if not any(
         _foldable(node, node.inputs) for sub in walk(graph) for node in sub.nodes
-    ):
+    ) and copies_as_is(graph):
         return graph
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
