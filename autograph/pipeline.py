@@ -25,6 +25,7 @@ import gast
 
 from autograph.analysis import analyze
 from autograph.analysis.activity import Activity
+from autograph.analysis.traversal import walk
 from autograph.converters import (
     asserts,
     bindings,
@@ -128,7 +129,7 @@ def _census(fn: gast.FunctionDef) -> set[str]:
     """What the function's tree (nested functions included) holds that some rewrite pass acts on."""
     found: set[str] = set()
     returns = 0
-    for node in gast.walk(fn):
+    for node in walk(fn):
         kind = type(node)
         if kind in _CENSUS_TYPES:
             found.add(_CENSUS_TYPES[kind])

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 import gast
 
+from autograph.analysis.traversal import child_fields, walk
+
 __all__ = ["Effects", "Activity", "bound_names", "expression_effects", "free_names"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-_LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 # node types the collector treats specially; every other type just visits its children
 _SPECIAL = frozenset(
     {gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.AugAssign, gast.alias}
@@ -61,7 +62,7 @@ class _Collector:
     are skipped, so the walk never descends into nested functions at all.
     """
 
-    def __init__(self, memo: dict[int, frozenset[str]] | None = None, scopes: bool = True) -> None:
+    def __init__(self, memo: dict[gast.AST, frozenset[str]] | None = None, scopes: bool = True) -> None:
         self.memo = memo
         self.scopes = scopes
         self.reads: set[str] = set()
@@ -126,13 +127,13 @@ class _Collector:
         self.maybe_writes |= self.writes - before
 
     def _children(self, node: gast.AST) -> None:
-        for name in node._fields:
+        for name in child_fields(type(node)):
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, gast.AST):
                         self.visit(item)
-            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+            elif isinstance(value, gast.AST):
                 self.visit(value)
 
     def _visit_all(self, nodes: list) -> None:
@@ -169,7 +170,7 @@ class _Collector:
             inner.visit(node.elt)
         targets: set[str] = set()
         for gen in node.generators:
-            targets |= {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
+            targets |= {n.id for n in walk(gen.target) if isinstance(n, gast.Name)}
         self.reads |= inner.reads - targets
         walrus = _walrus_targets(node)
         self.writes |= walrus
@@ -180,20 +181,20 @@ class _Collector:
 def _walrus_targets(node: gast.AST) -> set[str]:
     return {
         n.target.id
-        for n in gast.walk(node)
+        for n in walk(node)
         if isinstance(n, gast.NamedExpr) and isinstance(n.target, gast.Name)
     }
 
 
-def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
+def free_names(scope: gast.AST, memo: dict[gast.AST, frozenset[str]] | None = None) -> frozenset[str]:
     """Names a nested function/lambda/class reads from enclosing scopes (its closure's variables).
 
     Exact for nested scopes: a name bound in an inner function does not hide
-    the same name read freely by the outer one. `memo` (by node id) serves a
-    caller that asks about the same unchanged scopes many times.
+    the same name read freely by the outer one. `memo` (keyed by the scope node,
+    which it holds) serves a caller that asks about the same unchanged scopes many times.
     """
-    if memo is not None and id(scope) in memo:
-        return memo[id(scope)]
+    if memo is not None and scope in memo:
+        return memo[scope]
     collector = _Collector(memo)
     params: set[str] = set()
     if not isinstance(scope, gast.ClassDef):
@@ -207,11 +208,11 @@ def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -
     bound = (collector.writes | params) - declared_nonlocal - declared_global
     free = frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
     if memo is not None:
-        memo[id(scope)] = free
+        memo[scope] = free
     return free
 
 
-def expression_effects(node: gast.AST | None, memo: dict[int, frozenset[str]] | None = None) -> Effects:
+def expression_effects(node: gast.AST | None, memo: dict[gast.AST, frozenset[str]] | None = None) -> Effects:
     """Effects of one expression (or a statement taken whole)."""
     if node is None:
         return _NONE

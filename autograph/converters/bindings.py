@@ -21,35 +21,25 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import expression_effects
+from autograph.analysis.activity import Activity
+from autograph.analysis.traversal import iter_children
 from autograph.source.templates import replace
 
 __all__ = ["transform", "unresolved_nonlocals"]
 
 
-def _scope_bindings(fn: gast.FunctionDef, memo: dict) -> tuple[frozenset[str], frozenset[str]]:
+def _scope_bindings(fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
     """(names bound locally, names declared nonlocal) of one function."""
-    args = fn.args
-    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
-    declared: set[str] = set()
-    nonlocal_: set[str] = set()
-    for stmt in fn.body:
-        bound |= expression_effects(stmt, memo).writes
-    for node in _own_statements(fn.body):
-        if isinstance(node, gast.Global):
-            declared |= set(node.names)
-        elif isinstance(node, gast.Nonlocal):
-            nonlocal_ |= set(node.names)
-    return frozenset(bound - declared - nonlocal_), frozenset(nonlocal_)
+    activity = Activity.of_function(fn)
+    return activity.local_names(), activity.nonlocals
 
 
 def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
     """Names declared nonlocal somewhere inside `fn` that no function from there up to `fn` binds."""
     missing: list[str] = []
-    memo: dict = {}
 
     def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        local, declared = _scope_bindings(node, memo)
+        local, declared = _scope_bindings(node)
         for name in sorted(declared - outer_locals):
             if name not in missing:
                 missing.append(name)
@@ -57,24 +47,10 @@ def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
         for child in _nested_functions(node):
             visit(child, visible)
 
-    fn_locals, fn_nonlocals = _scope_bindings(fn, memo)
+    fn_locals, fn_nonlocals = _scope_bindings(fn)
     for child in _nested_functions(fn):
         visit(child, fn_locals | fn_nonlocals)
     return missing
-
-
-def _own_statements(block: list[gast.stmt]):
-    """Statements of a function's own blocks (global/nonlocal live only there)."""
-    for stmt in block:
-        yield stmt
-        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _own_statements(inner)
-        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            yield from _own_statements(child.body)
 
 
 def _nested_functions(fn: gast.FunctionDef) -> list[gast.FunctionDef]:
@@ -87,7 +63,7 @@ def _nested_functions(fn: gast.FunctionDef) -> list[gast.FunctionDef]:
             continue
         if isinstance(node, (gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        stack.extend(iter_children(node))
     return out
 
 

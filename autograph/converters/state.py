@@ -17,6 +17,7 @@ import gast
 
 from autograph.analysis import Analyses
 from autograph.analysis.composites import modified_composites
+from autograph.analysis.traversal import walk
 from autograph.converters.context import Context
 from autograph.source.templates import replace, replace_expr
 
@@ -93,7 +94,7 @@ def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tup
     after = analyses.cfg.join_of[node]
     deleted = {
         t.id
-        for n in gast.walk(node)
+        for n in walk(node)
         if isinstance(n, gast.Delete)
         for t in n.targets
         if isinstance(t, gast.Name)
