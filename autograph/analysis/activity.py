@@ -18,7 +18,7 @@ import gast
 
 from autograph.analysis.traversal import child_fields, walk
 
-__all__ = ["Effects", "Activity", "bound_names", "expression_effects", "free_names"]
+__all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -71,6 +71,7 @@ class _Collector:
         self.captured: set[str] = set()
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
+        self.functions: list[gast.FunctionDef] = []  # defined in the walked code, in source order
 
     def visit(self, node: gast.AST) -> None:
         cls = type(node)
@@ -142,6 +143,8 @@ class _Collector:
 
     def _definition(self, node: gast.AST) -> None:
         self.writes.add(node.name)
+        if type(node) is gast.FunctionDef:
+            self.functions.append(node)
         self._visit_all(node.decorator_list)
         if isinstance(node, gast.ClassDef):
             self._visit_all(node.bases + [k.value for k in node.keywords])
@@ -228,6 +231,26 @@ def bound_names(stmts: list[gast.AST]) -> frozenset[str]:
     for stmt in stmts:
         collector.visit(stmt)
     return frozenset(collector.writes)
+
+
+@dataclass(frozen=True)
+class ScopeNames:
+    """What one function's own scope binds and declares, and the functions defined directly in it."""
+
+    local: frozenset[str]  # bound there (parameters included), less names declared global or nonlocal
+    nonlocals: frozenset[str]
+    functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
+
+
+def scope_names(fn: gast.FunctionDef) -> ScopeNames:
+    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk."""
+    collector = _Collector(scopes=False)
+    for stmt in fn.body:
+        collector.visit(stmt)
+    args = fn.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
+    local = (collector.writes | params) - collector.globals - collector.nonlocals
+    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions))
 
 
 @dataclass

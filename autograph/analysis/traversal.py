@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 import gast
 
-__all__ = ["Transformer", "child_fields", "iter_children", "walk"]
+__all__ = ["Transformer", "child_fields", "iter_children", "statements", "walk"]
 
 # fields that never hold a statement or expression: operators, contexts and plain strings or numbers
 _LEAF_FIELDS = frozenset(
@@ -68,6 +68,25 @@ def walk(node: gast.AST) -> Iterator[gast.AST]:
             elif isinstance(value, ast.AST):
                 push(value)
         yield node
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(block: list[gast.AST]) -> Iterator[gast.AST]:
+    """Every statement of `block` and of the blocks nested in it, nested functions and classes included
+    (with the except handlers and match cases holding them), in no particular order.
+
+    Statements live only in statement blocks, so expressions are never entered.
+    """
+    stack = list(block)
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in _BLOCKS:
+            inner = getattr(node, field, None)
+            if type(inner) is list:
+                stack.extend(inner)
 
 
 class Transformer(gast.NodeTransformer):

@@ -21,17 +21,11 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import Activity
-from autograph.analysis.traversal import iter_children
+from autograph.analysis.activity import scope_names
+from autograph.analysis.traversal import statements
 from autograph.source.templates import replace
 
 __all__ = ["transform", "unresolved_nonlocals"]
-
-
-def _scope_bindings(fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
-    """(names bound locally, names declared nonlocal) of one function."""
-    activity = Activity.of_function(fn)
-    return activity.local_names(), activity.nonlocals
 
 
 def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
@@ -39,32 +33,25 @@ def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
     missing: list[str] = []
 
     def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        local, declared = _scope_bindings(node)
-        for name in sorted(declared - outer_locals):
+        scope = scope_names(node)
+        for name in sorted(scope.nonlocals - outer_locals):
             if name not in missing:
                 missing.append(name)
-        visible = outer_locals | local | declared
-        for child in _nested_functions(node):
+        visible = outer_locals | scope.local | scope.nonlocals
+        for child in reversed(scope.functions):  # last defined first: the order the inits are written in
             visit(child, visible)
 
-    fn_locals, fn_nonlocals = _scope_bindings(fn)
-    for child in _nested_functions(fn):
-        visit(child, fn_locals | fn_nonlocals)
+    top = scope_names(fn)
+    if _declared_nonlocal(fn.body) <= top.local | top.nonlocals:
+        return missing  # every declaration finds `fn`'s own binding, whatever lies between
+    for child in reversed(top.functions):
+        visit(child, top.local | top.nonlocals)
     return missing
 
 
-def _nested_functions(fn: gast.FunctionDef) -> list[gast.FunctionDef]:
-    out: list[gast.FunctionDef] = []
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, gast.FunctionDef):
-            out.append(node)
-            continue
-        if isinstance(node, (gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
-            continue
-        stack.extend(iter_children(node))
-    return out
+def _declared_nonlocal(block: list[gast.stmt]) -> set[str]:
+    """Names declared nonlocal at any depth under `block`, nested functions and classes included."""
+    return {name for node in statements(block) if type(node) is gast.Nonlocal for name in node.names}
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> gast.FunctionDef:
