@@ -50,7 +50,7 @@ class _Hoister:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
         moved: list[gast.FunctionDef] = []
         staying = list(fn.body)
-        while True:
+        while any(isinstance(s, gast.FunctionDef) and id(s) in self.generated for s in staying):
             local = self._locals(fn, staying)
             movable = [
                 s
