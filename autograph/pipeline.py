@@ -112,10 +112,13 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     activity = Activity.of_function(fn)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
     captured = activity.captured | activity.nonlocals
+    converted = False
     for nested in _nested_functions(fn):
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
             convert_node(nested, settings)
-    ctx.namespace = Namespace.for_tree(fn)
+            converted = True
+    if converted:  # the nested conversions added names
+        ctx.namespace = Namespace.for_tree(fn)
     for converter in _needed_passes(fn):
         converter.transform(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
