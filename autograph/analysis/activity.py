@@ -85,6 +85,8 @@ class _Collector:
             else:
                 self.writes.add(node.id)
             return
+        if cls is gast.Constant:
+            return
         if cls is gast.BoolOp or cls is gast.IfExp:
             self._conditional(node)
             return
@@ -128,12 +130,17 @@ class _Collector:
         self.maybe_writes |= self.writes - before
 
     def _children(self, node: gast.AST) -> None:
+        reads = self.reads
         for name in child_fields(type(node)):
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, gast.AST):
+                    if type(item) is gast.Name and type(item.ctx) is gast.Load:
+                        reads.add(item.id)  # the commonest child, without a call
+                    elif isinstance(item, gast.AST):
                         self.visit(item)
+            elif type(value) is gast.Name and type(value.ctx) is gast.Load:
+                reads.add(value.id)
             elif isinstance(value, gast.AST):
                 self.visit(value)
 
