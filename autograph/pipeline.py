@@ -178,7 +178,7 @@ def _needed_passes(fn: gast.FunctionDef) -> list[types.ModuleType]:
         (asserts, "assert" in found),
         (break_statements, "break" in found or "loop_else" in found),
         (continue_statements, "continue" in found),
-        (return_statements, True),
+        (return_statements, "return" in found),
         (conditional_expressions, "if_exp" in found),
         (logical_expressions, jumps or "logical" in found),
         (call_trees, True),
