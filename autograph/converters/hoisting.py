@@ -18,26 +18,20 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import expression_effects, free_names
+from autograph.analysis.activity import bound_names, free_names
 from autograph.converters.context import Context
 
 __all__ = ["transform"]
 
 _BLOCKS = ("body", "orelse", "finalbody")
-_SCOPES = (
-    gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
-    gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
-)
 
 
 class _Hoister:
     """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
 
-    def __init__(self, root: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> None:
+    def __init__(self, generated: dict[int, gast.FunctionDef]) -> None:
         self.generated = generated
-        # free_names memoises by node id: every scope it may see is held for the memo's lifetime
-        self.memo: dict[int, frozenset[str]] = {}
-        self.scopes = [n for n in gast.walk(root) if isinstance(n, _SCOPES)]
+        self.memo: dict[gast.AST, frozenset[str]] = {}
 
     def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
         args = fn.args
@@ -49,14 +43,14 @@ class _Hoister:
             elif isinstance(stmt, gast.FunctionDef):
                 names.add(stmt.name)
             else:
-                names |= expression_effects(stmt, self.memo).writes
+                names |= bound_names([stmt])
         return frozenset(names - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
         moved: list[gast.FunctionDef] = []
         staying = list(fn.body)
-        while True:
+        while any(isinstance(s, gast.FunctionDef) and id(s) in self.generated for s in staying):
             local = self._locals(fn, staying)
             movable = [
                 s
@@ -95,5 +89,5 @@ class _Hoister:
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow."""
-    node.body = _Hoister(node, ctx.generated).block(node.body)
+    node.body = _Hoister(ctx.generated).block(node.body)
     return node
