@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.source.diagnostics import conversion_error, no_source_error
+from autograph.source.translation import to_gast
 
 __all__ = ["ParsedFunction", "parse_function", "parse_source", "strip_decorators"]
 
@@ -47,7 +48,7 @@ def _dedent(lines: list[str]) -> tuple[str, int]:
 def parse_source(text: str, filename: str) -> gast.Module:
     """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
     try:
-        return gast.ast_to_gast(ast.parse(text, filename=filename))
+        return to_gast(ast.parse(text, filename=filename))
     except SyntaxError as exc:
         raise conversion_error(
             f"cannot parse the source of {filename}: {exc.msg}",
