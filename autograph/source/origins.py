@@ -15,6 +15,9 @@ __all__ = ["inherit_location", "line_map"]
 _ATTRS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
+_LOCATED = (gast.stmt, gast.expr, gast.excepthandler)
+
+
 def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
     """Give every node under `nodes` that has no location the location of `ref`."""
     if not hasattr(ref, "lineno"):
@@ -25,10 +28,15 @@ def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
         node = stack.pop()
         if getattr(node, "lineno", None) is not None:
             continue  # a user node (or one placed before): its subtree has locations
-        if isinstance(node, (gast.stmt, gast.expr, gast.excepthandler)):
+        if isinstance(node, _LOCATED):
             for attr, value in loc.items():
                 setattr(node, attr, value)
-        stack.extend(gast.iter_child_nodes(node))
+        for field in node._fields:  # the children, as gast.iter_child_nodes finds them
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([child for child in value if isinstance(child, gast.AST)])
+            elif isinstance(value, gast.AST):
+                stack.append(value)
 
 
 def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:

@@ -83,16 +83,13 @@ def replace_expr(template: str, loc: gast.AST | None = None, **subs: _Sub) -> ga
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
-_NO_LOCATION = tuple((attr, None) for attr in _LOCATION)
-
-
-def _location(loc: gast.AST | None) -> tuple:
+def _location(loc: gast.AST | None) -> dict:
     if loc is None or getattr(loc, "lineno", None) is None:
-        return _NO_LOCATION  # to be filled by inherit_location
-    return tuple((attr, getattr(loc, attr, None)) for attr in _LOCATION)
+        return dict.fromkeys(_LOCATION)  # to be filled by inherit_location
+    return {attr: getattr(loc, attr, None) for attr in _LOCATION}
 
 
-def _stmt(plan: tuple, subs: dict, location: tuple) -> list[gast.stmt]:
+def _stmt(plan: tuple, subs: dict, location: dict) -> list[gast.stmt]:
     node = plan[4]
     if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
         sub = subs[node.value.id]
@@ -108,32 +105,30 @@ def _stmt(plan: tuple, subs: dict, location: tuple) -> list[gast.stmt]:
         if not names:
             return []
         new = type(node)(names=names)
-        for attr, value in location:
-            setattr(new, attr, value)
+        new.__dict__.update(location)
         return [new]
     return [_copy(plan, subs, location)]
 
 
-def _copy(plan: tuple, subs: dict, location: tuple) -> gast.AST:
+def _copy(plan: tuple, subs: dict, location: dict) -> gast.AST:
     cls, located, name_id, fields, node = plan
     if name_id is not None and name_id in subs:
         return _name_sub(node, subs[name_id])
     new = cls.__new__(cls)
+    slots = new.__dict__
     for field, kind, payload in fields:
         if kind == _VALUE:
-            value = payload
+            slots[field] = payload
         elif kind == _NODE:
-            value = _copy(payload, subs, location)
+            slots[field] = _copy(payload, subs, location)
         elif kind == _EXPRS:
-            value = [_copy(item, subs, location) if is_node else item for is_node, item in payload]
+            slots[field] = [_copy(item, subs, location) if is_node else item for is_node, item in payload]
         elif kind == _STMTS:
-            value = [s for stmt in payload for s in _stmt(stmt, subs, location)]
+            slots[field] = [s for stmt in payload for s in _stmt(stmt, subs, location)]
         else:
-            value = subs.get(payload, payload)
-        setattr(new, field, value)
+            slots[field] = subs.get(payload, payload)
     if located:
-        for attr, value in location:
-            setattr(new, attr, value)
+        slots.update(location)
     return new
 
 
