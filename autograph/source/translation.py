@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 
 import gast
 
@@ -22,20 +23,13 @@ __all__ = ["to_gast"]
 
 _MISSING = object()
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-# ast class -> (gast class or None, fields, location attributes)
-_PLANS: dict[type, tuple] = {}
-
-
-def _plan(cls: type) -> tuple:
-    plan = (getattr(gast, cls.__name__, None), cls._fields, cls._attributes)
-    _PLANS[cls] = plan
-    return plan
+_AST = ast.AST
 
 
 def _value(value: object) -> object:
     if type(value) is list:
-        return [_node(v) if isinstance(v, ast.AST) else v for v in value]
-    if isinstance(value, ast.AST):
+        return [_node(v) if isinstance(v, _AST) else v for v in value]
+    if isinstance(value, _AST):
         return _node(value)
     return value
 
@@ -50,26 +44,38 @@ def _locate(new: gast.AST, node: ast.AST) -> gast.AST:
 
 
 def _node(node: ast.AST) -> gast.AST | None:
-    special = _SPECIAL.get(type(node))
-    return _generic(node) if special is None else special(node)
+    translate = _TRANSLATORS.get(type(node))
+    if translate is None:
+        translate = _TRANSLATORS[type(node)] = _generic(type(node))
+    return translate(node)
 
 
-def _generic(node: ast.AST) -> gast.AST | None:
-    cls = type(node)
-    target, fields, attributes = _PLANS.get(cls) or _plan(cls)
-    if target is None:
-        return None  # not part of gast's tree (as gast drops it)
-    new = target.__new__(target)
-    slots = new.__dict__
-    for field in fields:
-        value = getattr(node, field, _MISSING)
-        if value is not _MISSING:
-            slots[field] = _value(value)
-    for attr in attributes:
-        value = getattr(node, attr, _MISSING)
-        if value is not _MISSING:
-            slots[attr] = value
-    return new
+def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
+    """The translation of an `ast` class gast spells the same way: same fields, same location."""
+    target = getattr(gast, cls.__name__, None)
+    fields = cls._fields
+    attributes = cls._attributes
+
+    def translate(node: ast.AST) -> gast.AST | None:
+        if target is None:
+            return None  # not part of gast's tree (as gast drops it)
+        new = target.__new__(target)
+        slots = new.__dict__
+        for field in fields:
+            value = getattr(node, field, _MISSING)
+            if type(value) is list:
+                slots[field] = [_node(v) if isinstance(v, _AST) else v for v in value]
+            elif isinstance(value, _AST):
+                slots[field] = _node(value)
+            elif value is not _MISSING:
+                slots[field] = value
+        for attr in attributes:
+            value = getattr(node, attr, _MISSING)
+            if value is not _MISSING:
+                slots[attr] = value
+        return new
+
+    return translate
 
 
 def _name(node: ast.Name) -> gast.Name:
@@ -82,7 +88,7 @@ def _arg(node: ast.arg) -> gast.Name:
 
 def _handler(node: ast.ExceptHandler) -> gast.ExceptHandler:
     if not node.name:
-        return _generic(node)
+        return _nameless_handler(node)
     name = gast.Name(node.name, gast.Store(), None, None)
     return _locate(gast.ExceptHandler(_value(node.type), name, _value(node.body)), node)
 
@@ -98,7 +104,9 @@ def _class(node: ast.ClassDef) -> gast.ClassDef:
     return _locate(gast.ClassDef(*fields, []), node)
 
 
-_SPECIAL = {
+_nameless_handler = _generic(ast.ExceptHandler)
+# ast class -> its translation; the classes gast spells differently first, others added on first use
+_TRANSLATORS: dict[type, Callable[[ast.AST], gast.AST | None]] = {
     ast.Name: _name,
     ast.arg: _arg,
     ast.ExceptHandler: _handler,
