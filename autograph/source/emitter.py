@@ -60,9 +60,6 @@ class _Writer:
         self.line = 1  # the output line the next fill starts on
         self.indent = ""
         self.expr = Expressions()
-        self._printers: dict[type, Callable[[gast.stmt], None]] = {
-            cls: getattr(self, name) for cls, name in _STATEMENTS.items()
-        }
 
     def fill(self, text: str, node: gast.AST | None = None) -> None:
         """Start a new line; `node` (a statement) maps it to the user's line."""
@@ -74,10 +71,10 @@ class _Writer:
         self.line += 1 + text.count("\n")
 
     def statement(self, node: gast.stmt) -> None:
-        printer = self._printers.get(type(node))
+        printer = _PRINTERS.get(type(node))
         if printer is None:
             raise TypeError(f"cannot print a {type(node).__name__} statement")
-        printer(node)
+        printer(self, node)
 
     def block(self, body: list[gast.stmt], docstring: bool = False) -> None:
         self.indent += "    "
@@ -295,3 +292,7 @@ _STATEMENTS = {
 for _optional, _printer in (("TryStar", "try_stmt"), ("TypeAlias", "type_alias")):
     if hasattr(gast, _optional):
         _STATEMENTS[getattr(gast, _optional)] = _printer
+# gast statement class -> the _Writer method that prints it
+_PRINTERS: dict[type, Callable[[_Writer, gast.stmt], None]] = {
+    cls: getattr(_Writer, name) for cls, name in _STATEMENTS.items()
+}

@@ -54,12 +54,9 @@ class Expressions:
     def __init__(self, avoid_backslashes: bool = False) -> None:
         self.avoid_backslashes = avoid_backslashes
         self._inner: Expressions | None = None
-        self._printers: dict[type, Callable[[gast.AST, int], str]] = {
-            cls: getattr(self, name) for cls, name in _PRINTERS.items()
-        }
 
     def __call__(self, node: gast.AST, prec: int = TEST) -> str:
-        return self._printers[type(node)](node, prec)
+        return _PRINTERS[type(node)](self, node, prec)
 
     def _name(self, node: gast.Name, prec: int) -> str:
         return node.id
@@ -220,12 +217,13 @@ class Expressions:
         return ", ".join(parts)
 
 
-_PRINTERS = {
-    getattr(gast, name): "_" + name.lower()
+# gast class -> the Expressions method that prints it
+_PRINTERS: dict[type, Callable[[Expressions, gast.AST, int], str]] = {
+    getattr(gast, name): getattr(Expressions, "_" + name.lower())
     for name in (
         "Name Constant Attribute Call Subscript Slice Starred BinOp UnaryOp BoolOp Compare IfExp NamedExpr "
         "Lambda Await Yield YieldFrom Tuple List Set Dict ListComp GeneratorExp SetComp DictComp JoinedStr "
         "FormattedValue"
     ).split()
 }
-_PRINTERS[gast.keyword] = "_keyword"
+_PRINTERS[gast.keyword] = Expressions._keyword

@@ -134,7 +134,9 @@ def _copy(plan: tuple, subs: dict, location: dict) -> gast.AST:
 
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
     if isinstance(sub, str):
-        return gast.Name(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
+        new = gast.Name.__new__(gast.Name)  # what gast.Name(id=sub, ...) builds, without its keyword call
+        new.__dict__.update(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
+        return new
     if isinstance(sub, list):
         raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
     if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
