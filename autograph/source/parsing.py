@@ -47,8 +47,12 @@ def _dedent(lines: list[str]) -> tuple[str, int]:
 
 def parse_source(text: str, filename: str) -> gast.Module:
     """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
+    return to_gast(_parse_ast(text, filename))
+
+
+def _parse_ast(text: str, filename: str) -> ast.Module:
     try:
-        return to_gast(ast.parse(text, filename=filename))
+        return ast.parse(text, filename=filename)
     except SyntaxError as exc:
         raise conversion_error(
             f"cannot parse the source of {filename}: {exc.msg}",
@@ -211,18 +215,21 @@ def _def_spans(tree: ast.Module) -> dict[int, int]:
 
 
 def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
-    """Find the lambda in its file: the one on its line whose arguments and columns match."""
+    """Find the lambda in its file: the one on its line whose arguments and columns match.
+
+    The file is searched as an `ast` tree; only the lambda found becomes gast.
+    """
     filename = code.co_filename
     lines = linecache.getlines(filename, getattr(func, "__globals__", {}))
     if not lines:
         raise no_source_error(func)
-    module = parse_source("".join(lines), filename)
+    module = _parse_ast("".join(lines), filename)
     line = code.co_firstlineno
     arg_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     candidates = [
         node
-        for node in gast.walk(module)
-        if isinstance(node, gast.Lambda) and node.lineno == line and _lambda_args(node) == arg_names
+        for node in ast.walk(module)
+        if isinstance(node, ast.Lambda) and node.lineno == line and _lambda_args(node) == arg_names
     ]
     if len(candidates) > 1:
         candidates = _match_columns(candidates, code) or candidates
@@ -238,15 +245,15 @@ def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
             text=lines[line - 1],
             col=candidates[1].col_offset,
         )
-    return ParsedFunction(candidates[0], filename, 1, 0, "<lambda>")
+    return ParsedFunction(to_gast(candidates[0]), filename, 1, 0, "<lambda>")
 
 
-def _lambda_args(node: gast.Lambda) -> list[str]:
+def _lambda_args(node: ast.Lambda) -> list[str]:
     args = node.args
-    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
 
 
-def _match_columns(candidates: list[gast.Lambda], code: types.CodeType) -> list[gast.Lambda]:
+def _match_columns(candidates: list[ast.Lambda], code: types.CodeType) -> list[ast.Lambda]:
     """Keep the lambdas whose body spans the columns of the code's instructions."""
     cols = {
         (start, col)
@@ -256,7 +263,7 @@ def _match_columns(candidates: list[gast.Lambda], code: types.CodeType) -> list[
     if not cols:
         return []
 
-    def spans(node: gast.Lambda) -> bool:
+    def spans(node: ast.Lambda) -> bool:
         body = node.body
         lo = (body.lineno, body.col_offset)
         hi = (body.end_lineno, body.end_col_offset)
