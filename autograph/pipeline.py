@@ -12,7 +12,6 @@ options) and `convert_source` for a file's text, which is never imported or run.
 
 from __future__ import annotations
 
-import ast
 import linecache
 import re
 import threading
@@ -43,7 +42,9 @@ from autograph.converters import (
     unsupported,
 )
 from autograph.converters.context import Context, Options
+from autograph.source.emitter import emit
 from autograph.source.loader import (
+    FACTORY_LINES,
     LoadedCode,
     bind_function,
     compile_function,
@@ -186,32 +187,30 @@ def _needed_passes(fn: gast.FunctionDef) -> list[types.ModuleType]:
     return [converter for converter, needed in wanted if needed]
 
 
+# a one-name unpacking reads as a tuple: `(x,) = state` rather than `x, = state`
 _SINGLE_STATE = re.compile(r"^(\s*)(\w+,) = (\w+)$", re.MULTILINE)
-# ast.unparse puts a blank line before every def; generated code reads denser without
-_BLANK_BEFORE_DEF = re.compile(r"^\n(?=[ \t]*(?:def |class |@|async def ))", re.MULTILINE)
 
 
 @dataclass(frozen=True)
 class Generated:
-    """The converted source of one function and the tree it was printed from (user line numbers)."""
+    """The converted source of one function and where its statements start (user line numbers)."""
 
     source: str
-    tree: ast.AST
+    starts: list[tuple[int, int]]  # (line of the source, the user's line, relative)
 
 
 def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
-    """Unparse a converted tree as readable source: one statement per line, no blank lines."""
-    tree = gast.gast_to_ast(fn)
-    text = ast.unparse(tree)
-    text = _BLANK_BEFORE_DEF.sub("", _SINGLE_STATE.sub(r"\1(\2) = \3", text)) + "\n"
-    return Generated(text, tree)
+    """Print a converted tree as readable source: one statement per line, no blank lines."""
+    emitted = emit(fn)
+    return Generated(_SINGLE_STATE.sub(r"\1(\2) = \3", emitted.text) + "\n", emitted.starts)
 
 
-def source_map(loaded: LoadedCode, generated: Generated, settings: Settings, function: str) -> dict[int, Origin]:
+def source_map(generated: Generated, settings: Settings, function: str) -> dict[int, Origin]:
     """Generated file line -> the user's Origin (file, line, text)."""
-    last_line = loaded.tree.end_lineno or loaded.tree.lineno
+    starts = [(line + FACTORY_LINES, user) for line, user in generated.starts]
+    last_line = FACTORY_LINES + generated.source.count("\n")
     out = {}
-    for gen_line, rel in line_map(generated.tree, loaded.tree, last_line).items():
+    for gen_line, rel in line_map(starts, last_line).items():
         line = rel + settings.first_line - 1
         out[gen_line] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
     return out
@@ -322,7 +321,7 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
     loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
-    register_source_map(filename, source_map(loaded, generated, settings, func.__qualname__))
+    register_source_map(filename, source_map(generated, settings, func.__qualname__))
     with _LOCK:
         _CODE_CACHE.setdefault(code, {})[options] = loaded
     return loaded

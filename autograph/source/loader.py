@@ -13,7 +13,6 @@ tracebacks, `inspect.getsource` and pdb show the generated code.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import linecache
 import textwrap
@@ -35,7 +34,6 @@ class LoadedCode:
     code: types.CodeType
     filename: str
     source: str  # the converted function's source, as to_code shows it
-    tree: ast.AST  # the parsed generated def (or lambda) inside the factory, file line numbers
 
 
 def unique_filename(user_file: str, qualname: str) -> str:
@@ -54,14 +52,12 @@ def compile_function(source: str, name: str, freevars: tuple[str, ...], filename
         # the def must not bind its own name in the factory: a recursive call is a global lookup
         header, body = ("pass" if name in freevars else f"global {name}"), source
     text = f"def __ag_factory__({params}):\n    {header}\n{textwrap.indent(body, '    ')}\n"
-    module = ast.parse(text, filename)
-    code = compile(module, filename, "exec", dont_inherit=True)
+    code = compile(text, filename, "exec", dont_inherit=True)
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)
     factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     found = [c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name]
-    inner = module.body[0].body[1]
-    return LoadedCode(found[0], filename, source, inner.value if name == "<lambda>" else inner)
+    return LoadedCode(found[0], filename, source)
 
 
 def bind_function(loaded: LoadedCode, original: types.FunctionType, namespace: object) -> types.FunctionType:

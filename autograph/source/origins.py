@@ -1,20 +1,21 @@
 """Origins: generated nodes inherit the user's location; generated lines map back.
 
 Converters give every node they create the location of the user's node it
-replaces (`inherit_location`). After unparsing, `line_map` re-parses the
-generated text and walks it beside the tree it came from, pairing each
-generated line with the user's line.
+replaces (`inherit_location`). The emitter notes the line it writes each
+statement on; `line_map` turns those starts into a map of every generated
+line to the user's line.
 """
 
 from __future__ import annotations
-
-import ast
 
 import gast
 
 __all__ = ["inherit_location", "line_map"]
 
 _ATTRS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+_LOCATED = (gast.stmt, gast.expr, gast.excepthandler)
 
 
 def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
@@ -27,35 +28,28 @@ def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
         node = stack.pop()
         if getattr(node, "lineno", None) is not None:
             continue  # a user node (or one placed before): its subtree has locations
-        if isinstance(node, (gast.stmt, gast.expr, gast.excepthandler)):
+        if isinstance(node, _LOCATED):
             for attr, value in loc.items():
                 setattr(node, attr, value)
-        stack.extend(gast.iter_child_nodes(node))
+        for field in node._fields:  # the children, as gast.iter_child_nodes finds them
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([child for child in value if isinstance(child, gast.AST)])
+            elif isinstance(value, gast.AST):
+                stack.append(value)
 
 
-def _statements(node: ast.AST):
-    """The statements under `node` (itself included), in a fixed order; expressions skipped."""
-    yield node
-    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-        children = getattr(node, field, None)
-        if isinstance(children, list):
-            for child in children:
-                yield from _statements(child)
-
-
-def line_map(source_tree: ast.AST, generated_tree: ast.AST, last_line: int) -> dict[int, int]:
+def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:
     """Generated line -> the user line (relative) of the statement that produced it.
 
-    `generated_tree` is the parse of the generated text, `source_tree` the tree
-    it was unparsed from (same shape, user line numbers). Lines that start no
-    statement take the mapping of the line above.
+    `starts` pairs the line each generated statement starts on with its
+    user's line (the emitter records them as it writes). Lines that start no
+    statement take the mapping of the line above: `{1: 1, 2: 3}` and a third
+    line that continues the second give `{1: 1, 2: 3, 3: 3}`.
     """
     mapping: dict[int, int] = {}
-    for gen, src in zip(_statements(generated_tree), _statements(source_tree)):
-        line = getattr(gen, "lineno", None)
-        user = getattr(src, "lineno", None)
-        if line is not None and user is not None and line not in mapping:
-            mapping[line] = user
+    for line, user in starts:
+        mapping.setdefault(line, user)
     last = None
     for line in range(1, last_line + 1):
         if line in mapping:

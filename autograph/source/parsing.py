@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import gast
 
 from autograph.source.diagnostics import conversion_error, no_source_error
+from autograph.source.translation import to_gast
 
-__all__ = ["ParsedFunction", "parse_function", "parse_source", "strip_decorators"]
+__all__ = ["ParsedFunction", "block_end", "parse_function", "parse_source", "strip_decorators"]
 
 
 @dataclass
@@ -46,8 +47,12 @@ def _dedent(lines: list[str]) -> tuple[str, int]:
 
 def parse_source(text: str, filename: str) -> gast.Module:
     """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
+    return to_gast(_parse_ast(text, filename))
+
+
+def _parse_ast(text: str, filename: str) -> ast.Module:
     try:
-        return gast.ast_to_gast(ast.parse(text, filename=filename))
+        return ast.parse(text, filename=filename)
     except SyntaxError as exc:
         raise conversion_error(
             f"cannot parse the source of {filename}: {exc.msg}",
@@ -71,15 +76,20 @@ def parse_function(func: Callable) -> ParsedFunction:
     code = _code_of(func)
     if code.co_name == "<lambda>":
         return _parse_lambda(func, code)
-    found = _def_lines(func, code)
-    if found is None:
-        try:
-            found = inspect.getsourcelines(code)
-        except (OSError, TypeError):
-            raise no_source_error(func) from None
-    lines, start = found
-    text, indent = _dedent(lines)
-    module = parse_source(text, code.co_filename)
+    guessed = _indented_block(func, code)
+    if guessed is not None:
+        start, text, indent, tree = guessed
+        module = to_gast(tree)
+    else:
+        found = _def_lines(func, code)
+        if found is None:
+            try:
+                found = inspect.getsourcelines(code)
+            except (OSError, TypeError):
+                raise no_source_error(func) from None
+        lines, start = found
+        text, indent = _dedent(lines)
+        module = parse_source(text, code.co_filename)
     node = module.body[0] if module.body else None
     if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
         raise no_source_error(func)
@@ -93,6 +103,64 @@ def parse_function(func: Callable) -> ParsedFunction:
             text=linecache.getline(code.co_filename, start + node.lineno - 1),
         )
     return ParsedFunction(node, code.co_filename, max(start, 1), indent, code.co_name)
+
+
+def _indented_block(func: Callable, code: types.CodeType) -> tuple[int, str, int, ast.Module] | None:
+    """The def's source found by indentation alone, dedented and parsed; None when unsure.
+
+    A guess that parses is the def's exact source (see `block_end`); one that
+    does not is left to `_def_lines`, which parses the whole file.
+    """
+    filename = code.co_filename
+    if not (filename.endswith(".py") or filename in linecache.cache):
+        return None
+    lines = linecache.getlines(filename, getattr(func, "__globals__", None))
+    start = code.co_firstlineno
+    end = block_end(lines, start)
+    if end is None:
+        return None
+    text, indent = _dedent(lines[start - 1 : end])
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError):
+        return None
+    return start, text, indent, tree
+
+
+def _is_code(line: str) -> bool:
+    stripped = line.lstrip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def block_end(lines: list[str], start: int) -> int | None:
+    """The last line of the def whose decorators or `def` line is `start` (1-based), by indentation.
+
+    The block ends before the first code line indented no deeper than the
+    def; trailing blank and comment lines are not part of it. Wrong only when
+    a string, bracket or backslash carries the def onto a line that shallow,
+    and then the lines up to the end found do not parse. None when the
+    decorators and `def` line are not one line each at the same depth.
+    """
+    if not 0 < start <= len(lines):
+        return None
+    depth = len(lines[start - 1]) - len(lines[start - 1].lstrip())
+    number = start
+    while not lines[number - 1].lstrip().startswith(("def ", "async def ")):
+        if not lines[number - 1].lstrip().startswith("@"):
+            return None
+        number += 1
+        while number <= len(lines) and not _is_code(lines[number - 1]):
+            number += 1
+        if number > len(lines) or len(lines[number - 1]) - len(lines[number - 1].lstrip()) != depth:
+            return None
+    end = number
+    for body_line in range(number + 1, len(lines) + 1):
+        line = lines[body_line - 1]
+        if _is_code(line):
+            if len(line) - len(line.lstrip()) <= depth:
+                break
+            end = body_line
+    return end
 
 
 # filename -> (the linecache lines it was computed from, {first line of a def: its last line})
@@ -147,18 +215,21 @@ def _def_spans(tree: ast.Module) -> dict[int, int]:
 
 
 def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
-    """Find the lambda in its file: the one on its line whose arguments and columns match."""
+    """Find the lambda in its file: the one on its line whose arguments and columns match.
+
+    The file is searched as an `ast` tree; only the lambda found becomes gast.
+    """
     filename = code.co_filename
     lines = linecache.getlines(filename, getattr(func, "__globals__", {}))
     if not lines:
         raise no_source_error(func)
-    module = parse_source("".join(lines), filename)
+    module = _parse_ast("".join(lines), filename)
     line = code.co_firstlineno
     arg_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     candidates = [
         node
-        for node in gast.walk(module)
-        if isinstance(node, gast.Lambda) and node.lineno == line and _lambda_args(node) == arg_names
+        for node in ast.walk(module)
+        if isinstance(node, ast.Lambda) and node.lineno == line and _lambda_args(node) == arg_names
     ]
     if len(candidates) > 1:
         candidates = _match_columns(candidates, code) or candidates
@@ -174,15 +245,15 @@ def _parse_lambda(func: Callable, code: types.CodeType) -> ParsedFunction:
             text=lines[line - 1],
             col=candidates[1].col_offset,
         )
-    return ParsedFunction(candidates[0], filename, 1, 0, "<lambda>")
+    return ParsedFunction(to_gast(candidates[0]), filename, 1, 0, "<lambda>")
 
 
-def _lambda_args(node: gast.Lambda) -> list[str]:
+def _lambda_args(node: ast.Lambda) -> list[str]:
     args = node.args
-    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
 
 
-def _match_columns(candidates: list[gast.Lambda], code: types.CodeType) -> list[gast.Lambda]:
+def _match_columns(candidates: list[ast.Lambda], code: types.CodeType) -> list[ast.Lambda]:
     """Keep the lambdas whose body spans the columns of the code's instructions."""
     cols = {
         (start, col)
@@ -192,7 +263,7 @@ def _match_columns(candidates: list[gast.Lambda], code: types.CodeType) -> list[
     if not cols:
         return []
 
-    def spans(node: gast.Lambda) -> bool:
+    def spans(node: ast.Lambda) -> bool:
         body = node.body
         lo = (body.lineno, body.col_offset)
         hi = (body.end_lineno, body.end_col_offset)

@@ -28,9 +28,37 @@ __all__ = ["replace", "replace_expr"]
 _Sub = str | gast.AST | list
 
 
+# A template is compiled once into plans, one per node, so instantiating it
+# tests nothing but placeholders: (class, located, Name id or None, fields),
+# each field a (name, kind, payload) with kind one of:
+_VALUE, _NAME, _NODE, _EXPRS, _STMTS = range(5)
+_SHARED = (gast.expr_context, gast.operator, gast.boolop, gast.cmpop, gast.unaryop)
+
+
+def _plan(node: gast.AST) -> tuple:
+    cls = type(node)
+    fields = []
+    for field in cls._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            if value and isinstance(value[0], gast.stmt):
+                fields.append((field, _STMTS, tuple(_plan(v) for v in value)))
+            else:
+                items = tuple((True, _plan(v)) if isinstance(v, gast.AST) else (False, v) for v in value)
+                fields.append((field, _EXPRS, items))
+        elif isinstance(value, gast.AST) and not isinstance(value, _SHARED):
+            fields.append((field, _NODE, _plan(value)))
+        elif field == "name" and type(value) is str:
+            fields.append((field, _NAME, value))
+        else:
+            fields.append((field, _VALUE, value))
+    name_id = node.id if cls is gast.Name else None
+    return cls, isinstance(node, (gast.stmt, gast.expr)), name_id, tuple(fields), node
+
+
 @cache
-def _parse(template: str) -> tuple[gast.stmt, ...]:
-    return tuple(gast.parse(textwrap.dedent(template)).body)
+def _parse(template: str) -> tuple[tuple, ...]:
+    return tuple(_plan(stmt) for stmt in gast.parse(textwrap.dedent(template)).body)
 
 
 def replace(template: str, loc: gast.AST | None = None, **subs: _Sub) -> list[gast.stmt]:
@@ -41,8 +69,8 @@ def replace(template: str, loc: gast.AST | None = None, **subs: _Sub) -> list[ga
     """
     location = _location(loc)
     out: list[gast.stmt] = []
-    for stmt in _parse(template):
-        out.extend(_stmt(stmt, subs, location))
+    for plan in _parse(template):
+        out.extend(_stmt(plan, subs, location))
     return out
 
 
@@ -55,16 +83,14 @@ def replace_expr(template: str, loc: gast.AST | None = None, **subs: _Sub) -> ga
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
-_NO_LOCATION = tuple((attr, None) for attr in _LOCATION)
-
-
-def _location(loc: gast.AST | None) -> tuple:
+def _location(loc: gast.AST | None) -> dict:
     if loc is None or getattr(loc, "lineno", None) is None:
-        return _NO_LOCATION  # to be filled by inherit_location
-    return tuple((attr, getattr(loc, attr, None)) for attr in _LOCATION)
+        return dict.fromkeys(_LOCATION)  # to be filled by inherit_location
+    return {attr: getattr(loc, attr, None) for attr in _LOCATION}
 
 
-def _stmt(node: gast.stmt, subs: dict, location: tuple) -> list[gast.stmt]:
+def _stmt(plan: tuple, subs: dict, location: dict) -> list[gast.stmt]:
+    node = plan[4]
     if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
         sub = subs[node.value.id]
         if isinstance(sub, list):
@@ -79,39 +105,38 @@ def _stmt(node: gast.stmt, subs: dict, location: tuple) -> list[gast.stmt]:
         if not names:
             return []
         new = type(node)(names=names)
-        for attr, value in location:
-            setattr(new, attr, value)
+        new.__dict__.update(location)
         return [new]
-    return [_copy(node, subs, location)]
+    return [_copy(plan, subs, location)]
 
 
-def _copy(node: gast.AST, subs: dict, location: tuple) -> gast.AST:
-    cls = type(node)
-    if cls is gast.Name and node.id in subs:
-        return _name_sub(node, subs[node.id])
+def _copy(plan: tuple, subs: dict, location: dict) -> gast.AST:
+    cls, located, name_id, fields, node = plan
+    if name_id is not None and name_id in subs:
+        return _name_sub(node, subs[name_id])
     new = cls.__new__(cls)
-    for field in cls._fields:
-        value = getattr(node, field, None)
-        if type(value) is list:
-            if value and isinstance(value[0], gast.stmt):
-                value = [s for stmt in value for s in _stmt(stmt, subs, location)]
-            else:
-                value = [_copy(v, subs, location) if isinstance(v, gast.AST) else v for v in value]
-        elif isinstance(value, gast.AST):
-            if not isinstance(value, (gast.expr_context, gast.operator, gast.boolop, gast.cmpop, gast.unaryop)):
-                value = _copy(value, subs, location)
-        elif field == "name" and type(value) is str and value in subs:
-            value = subs[value]
-        setattr(new, field, value)
-    if isinstance(node, (gast.stmt, gast.expr)):
-        for attr, value in location:
-            setattr(new, attr, value)
+    slots = new.__dict__
+    for field, kind, payload in fields:
+        if kind == _VALUE:
+            slots[field] = payload
+        elif kind == _NODE:
+            slots[field] = _copy(payload, subs, location)
+        elif kind == _EXPRS:
+            slots[field] = [_copy(item, subs, location) if is_node else item for is_node, item in payload]
+        elif kind == _STMTS:
+            slots[field] = [s for stmt in payload for s in _stmt(stmt, subs, location)]
+        else:
+            slots[field] = subs.get(payload, payload)
+    if located:
+        slots.update(location)
     return new
 
 
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
     if isinstance(sub, str):
-        return gast.Name(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
+        new = gast.Name.__new__(gast.Name)  # what gast.Name(id=sub, ...) builds, without its keyword call
+        new.__dict__.update(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
+        return new
     if isinstance(sub, list):
         raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
     if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):

@@ -1,17 +1,17 @@
 """origins: generated statements map back to the user's lines."""
 
-import ast
-
 import gast
 
 from autograph.source.origins import inherit_location, line_map
 
 
 def test_line_map_pairs_statements_and_fills_continuations():
-    source_tree = ast.parse("def f(x):\n\n    y = x\n    return y\n")
-    text = "def f(x):\n    y = x\n    return y\n"
-    generated = ast.parse(text)
-    assert line_map(source_tree, generated, 3) == {1: 1, 2: 3, 3: 4}
+    # user "def f(x):\n\n    y = x\n    return (y,\n            y)" printed on lines 1-4
+    assert line_map([(1, 1), (2, 3), (3, 4)], 4) == {1: 1, 2: 3, 3: 4, 4: 4}
+
+
+def test_line_map_first_statement_on_a_line_wins_and_leading_lines_stay_unmapped():
+    assert line_map([(2, 5), (2, 7), (4, 9)], 4) == {2: 5, 3: 5, 4: 9}
 
 
 def test_inherit_location_fills_only_new_nodes():

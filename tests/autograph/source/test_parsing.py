@@ -40,3 +40,35 @@ def test_lambda_found_by_line_and_arguments():
 def test_no_source():
     with pytest.raises(ConversionError, match="'print'"):
         parse_function(print)
+
+
+def test_block_end_by_indentation_is_the_def_span_or_does_not_parse():
+    import ast
+    import pathlib
+
+    from autograph.source.parsing import _dedent, _def_spans, block_end
+
+    root = pathlib.Path(__file__).resolve().parents[3]
+    checked = 0
+    for path in sorted(root.glob("[abrt]*/**/*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        for first, last in _def_spans(ast.parse(text)).items():
+            end = block_end(lines, first)
+            if end is not None and end != last:
+                with pytest.raises(SyntaxError):
+                    ast.parse(_dedent(lines[first - 1 : end])[0])
+            checked += end == last
+    assert checked > 1000
+
+
+def test_block_end_stops_at_the_next_statement_and_drops_trailing_comments():
+    from autograph.source.parsing import block_end
+
+    lines = ["class A:\n", "    @d\n", "    # note\n", "    def f(self):\n", "        x = 1\n", "        # done\n", "\n", "    y = 1\n"]
+    assert block_end(lines, 2) == 5
+    # a string reaching column 0 cuts the block short, and the cut does not parse
+    lines = ["    def f(self):\n", '        x = """\n', "text\n", '"""\n', "    y = 1\n"]
+    assert block_end(lines, 1) == 2
+    assert block_end(["def f(): return 1\n", "g = 2\n"], 1) == 1
+    assert block_end(["x = 1\n"], 1) is None

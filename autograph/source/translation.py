@@ -1,0 +1,123 @@
+"""Translation: a parsed `ast` tree to the gast tree the converters work on.
+
+The result is node for node what `gast.ast_to_gast` builds (same classes,
+fields and locations; a parameter is a `Name` in `Param` context, an except
+handler's name a `Name`, defs and classes get empty `type_params`), built
+without a visitor's per-node method lookup and keyword-argument calls:
+each `ast` class is planned once (its gast class, fields and location
+attributes) and every node is filled straight into its new `__dict__`.
+
+On Pythons whose `ast` differs further from gast (3.12 and later: type
+parameters) `gast.ast_to_gast` itself does the work.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Callable
+
+import gast
+
+__all__ = ["to_gast"]
+
+_MISSING = object()
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+_AST = ast.AST
+
+
+def _value(value: object) -> object:
+    if type(value) is list:
+        return [_node(v) if isinstance(v, _AST) else v for v in value]
+    if isinstance(value, _AST):
+        return _node(value)
+    return value
+
+
+def _locate(new: gast.AST, node: ast.AST) -> gast.AST:
+    """Copy the location as `ast.copy_location` does."""
+    for attr in _LOCATION:
+        value = getattr(node, attr, None)
+        if value is not None or (attr.startswith("end_") and hasattr(node, attr)):
+            setattr(new, attr, value)
+    return new
+
+
+def _node(node: ast.AST) -> gast.AST | None:
+    translate = _TRANSLATORS.get(type(node))
+    if translate is None:
+        translate = _TRANSLATORS[type(node)] = _generic(type(node))
+    return translate(node)
+
+
+def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
+    """The translation of an `ast` class gast spells the same way: same fields, same location."""
+    target = getattr(gast, cls.__name__, None)
+    fields = cls._fields
+    attributes = cls._attributes
+
+    def translate(node: ast.AST) -> gast.AST | None:
+        if target is None:
+            return None  # not part of gast's tree (as gast drops it)
+        new = target.__new__(target)
+        slots = new.__dict__
+        for field in fields:
+            value = getattr(node, field, _MISSING)
+            if type(value) is list:
+                slots[field] = [_node(v) if isinstance(v, _AST) else v for v in value]
+            elif isinstance(value, _AST):
+                slots[field] = _node(value)
+            elif value is not _MISSING:
+                slots[field] = value
+        for attr in attributes:
+            value = getattr(node, attr, _MISSING)
+            if value is not _MISSING:
+                slots[attr] = value
+        return new
+
+    return translate
+
+
+def _name(node: ast.Name) -> gast.Name:
+    return _locate(gast.Name(node.id, _node(node.ctx), None, None), node)
+
+
+def _arg(node: ast.arg) -> gast.Name:
+    return _locate(gast.Name(node.arg, gast.Param(), _value(node.annotation), node.type_comment), node)
+
+
+def _handler(node: ast.ExceptHandler) -> gast.ExceptHandler:
+    if not node.name:
+        return _nameless_handler(node)
+    name = gast.Name(node.name, gast.Store(), None, None)
+    return _locate(gast.ExceptHandler(_value(node.type), name, _value(node.body)), node)
+
+
+def _function(node: ast.FunctionDef) -> gast.FunctionDef:
+    target = getattr(gast, type(node).__name__)
+    fields = (node.name, _node(node.args), _value(node.body), _value(node.decorator_list))
+    return _locate(target(*fields, _value(node.returns), node.type_comment, []), node)
+
+
+def _class(node: ast.ClassDef) -> gast.ClassDef:
+    fields = (node.name, _value(node.bases), _value(node.keywords), _value(node.body), _value(node.decorator_list))
+    return _locate(gast.ClassDef(*fields, []), node)
+
+
+_nameless_handler = _generic(ast.ExceptHandler)
+# ast class -> its translation; the classes gast spells differently first, others added on first use
+_TRANSLATORS: dict[type, Callable[[ast.AST], gast.AST | None]] = {
+    ast.Name: _name,
+    ast.arg: _arg,
+    ast.ExceptHandler: _handler,
+    ast.FunctionDef: _function,
+    ast.AsyncFunctionDef: _function,
+    ast.ClassDef: _class,
+}
+
+
+def to_gast(tree: ast.AST) -> gast.AST:
+    """The gast tree of `tree` (a new tree; `tree` is left as it is)."""
+    if sys.version_info >= (3, 12):
+        return gast.ast_to_gast(tree)
+    return _node(tree)
