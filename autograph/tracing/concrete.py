@@ -20,10 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from autograph.tracing.fast_call import MISS, build_fast_call
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec, dtype_label
+from runtime.compile import may_be_scalar, output_value
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
 from runtime.run_errors import note_user_line
@@ -71,6 +73,11 @@ class ConcreteFunction:
         self._input_names = [
             p.name for i, p in enumerate(signature.params) if not self._is_python_param(i)
         ]
+        self._may_be_scalar = frozenset(
+            i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
+        )
+        # checks plain arguments against this trace and runs it in one generated function
+        self.fast = build_fast_call(self)
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
@@ -96,7 +103,30 @@ class ConcreteFunction:
                 leaves.append(value)
         return unflatten(self.out_tree, leaves)
 
+    def pack(self, outputs: list) -> Any:
+        """The returned structure from the graph function's raw outputs (0-d as NumPy scalars)."""
+        leaves = []
+        for plan in self.out_plan:
+            if isinstance(plan, Static):
+                leaves.append(plan.value)
+                continue
+            value = outputs[plan]
+            if plan in self._may_be_scalar:
+                value = output_value(value)
+            elif type(value) is np.ndarray and value.ndim == 0:
+                value = value[()]
+            leaves.append(value)
+        return unflatten(self.out_tree, leaves)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            try:
+                result = self.fast(*args)
+            except Exception as error:
+                note_user_line(error)
+                raise
+            if result is not MISS:
+                return result
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)
         if tree != self.in_tree:
