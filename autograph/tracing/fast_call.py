@@ -4,12 +4,14 @@ A call that hits the cache pays for the call path, not the NumPy work, so a
 trace whose arguments are plain (no containers, every tensor input of a fixed
 dtype and shape, every other argument a Python number or string) gets one
 generated function that does it all at once: it tests each argument against
-the trace, calls the compiled graph and returns the NumPy result.
+the trace's key, runs the compiled graph's body inline and returns the NumPy
+result (one output as it is; others packed by the ConcreteFunction):
 
     def add_one(x=MISS, *extra):
         if extra or x.__class__ is not ndarray or x.dtype is not D0 or x.shape != S0:
             return MISS
-        return graph(x)[0]
+        add = x + 1
+        return add
 
 It returns `MISS` instead of raising when the arguments are not exactly
 those of the trace (another dtype or shape, a left-out argument, a Python
@@ -21,6 +23,7 @@ path would not have chosen.
 
 from __future__ import annotations
 
+import linecache
 from collections.abc import Callable
 from typing import Any
 
@@ -29,12 +32,12 @@ import numpy as np
 from autograph.tracing.keys import PRIMITIVES
 from autograph.tracing.spec import TensorSpec
 from runtime.compile import output_value
+from runtime.origin import map_location, register_source_map
 from runtime.structure import LEAF
 from runtime.types import TensorType
 
 __all__ = ["MISS", "never", "build_fast_call"]
 
-_RESERVED = frozenset({"extra", "ndarray", "graph", "scalar", "pack"})
 MISS = object()  # returned by a fast call whose arguments are not those of its trace
 
 
@@ -50,30 +53,61 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
         return never
     if any(child != LEAF for child in tree.children) or not all(map(_plain, plan)):
         return never
-    namespace: dict[str, Any] = {
-        "MISS": MISS, "ndarray": np.ndarray, "graph": cf._compiled.function, "scalar": output_value,
-    }
-    names = _param_names(cf.signature.names)
-    tests = ["extra"] + [_test(i, name, part, namespace) for i, (name, part) in enumerate(zip(names, plan))]
-    call = f"graph({', '.join(n for n, p in zip(names, plan) if isinstance(p, TensorSpec))})"
-    result = _result(cf, call, namespace)
-    params = "".join(f"{name}=MISS, " for name in names)
-    fn_name = cf.name if cf.name.isidentifier() and cf.name not in namespace else "fast_call"
+    compiled = cf._compiled
+    header, *body, last = compiled.source.rstrip("\n").split("\n")
+    code = compiled.function.__code__
+    names = _Names(compiled.function.__globals__, code.co_varnames + code.co_names)
+    graph_params = iter(code.co_varnames[: code.co_argcount])
+    params = [next(graph_params) if isinstance(p, TensorSpec) else names.fresh(n) for n, p in zip(cf.signature.names, plan)]
+    extra = names.fresh("extra")
+    tests = [extra] + [_test(i, name, part, names) for i, (name, part) in enumerate(zip(params, plan))]
+    outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
+    miss = names.bind("MISS", MISS)
     lines = [
-        f"def {fn_name}({params}*extra):",
+        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}("
+        + "".join(f"{p}={miss}, " for p in params) + f"*{extra}):",
         f"    if {' or '.join(tests)}:",
-        "        return MISS",
-        f"    return {result}",
+        f"        return {miss}",
+        *body,
+        f"    return {_result(cf, outputs, names)}",
     ]
-    exec(compile("\n".join(lines) + "\n", f"<fast call of {cf.name}>", "exec"), namespace)  # noqa: S102
-    return namespace[fn_name]
+    return _compile(compiled.filename, lines, names.namespace, shift=2)
 
 
-def _param_names(names: tuple[str, ...]) -> list[str]:
-    """The parameters' own names, unless one could clash with a name of the generated code."""
-    if all(name.islower() and name.isidentifier() and name not in _RESERVED for name in names):
-        return list(names)
-    return [f"a{i}" for i in range(len(names))]
+def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int) -> Any:
+    """Define the function; its lines map to the user's code like the graph's own lines."""
+    source = "\n".join(lines) + "\n"
+    filename = graph_file.replace("autograph_graph_", "autograph_fast_call_", 1)
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    origins = {line + shift: map_location(graph_file, line) for line in range(2, len(lines) - shift)}
+    register_source_map(filename, {line: o for line, o in origins.items() if o is not None}, graph=True)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own code
+    return namespace[lines[0][4 : lines[0].index("(")]]
+
+
+class _Names:
+    """Globals for the generated function, named apart from every name the graph body uses."""
+
+    def __init__(self, graph_globals: dict[str, Any], body_names: tuple[str, ...]) -> None:
+        self.namespace = dict(graph_globals)
+        self.used = set(body_names)  # every local, global and attribute name of the body
+        self._bound: dict[int, str] = {}
+
+    def fresh(self, hint: str) -> str:
+        name, n = hint, 0
+        while name in self.used:
+            n += 1
+            name = f"{hint}_{n}"
+        self.used.add(name)
+        return name
+
+    def bind(self, hint: str, value: Any) -> str:
+        """A global name for `value` (one name per object)."""
+        name = self._bound.get(id(value))
+        if name is None:
+            name = self._bound[id(value)] = self.fresh(hint)
+            self.namespace[name] = value
+        return name
 
 
 def _plain(part: Any) -> bool:
@@ -84,39 +118,34 @@ def _plain(part: Any) -> bool:
     return type(part) is tuple and part[0] in PRIMITIVES
 
 
-def _test(index: int, name: str, part: Any, namespace: dict[str, Any]) -> str:
+def _test(index: int, name: str, part: Any, names: _Names) -> str:
     """A test that is true when argument `name` does *not* fit key part `part`."""
     if isinstance(part, TensorSpec):
-        namespace[f"D{index}"] = part.dtype
+        ndarray, dtype = names.bind("ndarray", np.ndarray), names.bind(f"D{index}", part.dtype)
         if part.shape == ():  # a NumPy scalar, or a 0-d array
-            namespace[f"T{index}"] = part.dtype.type
-            kind = f"{name}.__class__ is not T{index} and {name}.__class__ is not ndarray"
-            return f"{kind} or {name}.dtype is not D{index} or {name}.shape != ()"
-        namespace[f"S{index}"] = part.shape
-        return (
-            f"{name}.__class__ is not ndarray or {name}.dtype is not D{index} "
-            f"or {name}.shape != S{index}"
-        )
+            scalar_type = names.bind(f"T{index}", part.dtype.type)
+            kind = f"{name}.__class__ is not {scalar_type} and {name}.__class__ is not {ndarray}"
+            return f"{kind} or {name}.dtype is not {dtype} or {name}.shape != ()"
+        shape = names.bind(f"S{index}", part.shape)
+        return f"{name}.__class__ is not {ndarray} or {name}.dtype is not {dtype} or {name}.shape != {shape}"
     kind, value = part
-    namespace[f"K{index}"] = kind
     if kind is type(None):
         return f"{name} is not None"
+    kind_name = names.bind(f"K{index}", kind)
     if value != value:  # NaN keys every NaN alike
-        return f"{name}.__class__ is not K{index} or {name} == {name}"
-    namespace[f"V{index}"] = value
-    return f"{name}.__class__ is not K{index} or {name} != V{index}"
+        return f"{name}.__class__ is not {kind_name} or {name} == {name}"
+    return f"{name}.__class__ is not {kind_name} or {name} != {names.bind(f'V{index}', value)}"
 
 
-def _result(cf: Any, call: str, namespace: dict[str, Any]) -> str:
+def _result(cf: Any, outputs: str, names: _Names) -> str:
     """The returned expression: the output itself when it is one leaf, else packed by `cf`."""
     plan = cf.out_plan
-    if cf.out_tree == LEAF and isinstance(plan[0], int):
-        out_type = cf.graph.outputs[plan[0]].type
+    if cf.out_tree == LEAF and plan == (0,):
+        out_type = cf.graph.outputs[0].type
         if isinstance(out_type, TensorType) and out_type.dtype != object:
             if out_type.rank is not None and out_type.rank > 0:
-                return f"{call}[{plan[0]}]"
-            return f"scalar({call}[{plan[0]}])"
-    namespace["pack"] = cf.pack
-    return f"pack({call})"
+                return outputs
+            return f"{names.bind('scalar', output_value)}({outputs})"
+    return f"{names.bind('pack', cf.pack)}([{outputs}])"
 
 

@@ -54,7 +54,7 @@ from runtime.trace_context import graph_being_built
 __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eagerly"]
 
 _EAGER = [False]
-_FAST = object()  # marks the key of the single-array fast path
+_FAST = object()  # marks the key of a Function of one argument called with a tensor
 _FLAT = object()  # marks the key of arguments without containers
 _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 # (function identity, cache key) of every Function being traced or inlined right now

@@ -1,13 +1,14 @@
 """The fast call of a trace answers exactly as the general call path would."""
 
 import functools
+import gc
 import warnings
 
 import numpy as np
 import pytest
 
 import autograph as ag
-from autograph.errors import InvalidArgumentError
+from autograph.errors import FailedPreconditionError, InvalidArgumentError
 from autograph.tracing.fast_call import MISS, never
 from autograph.tracing.retracing import RetracingWarning
 
@@ -158,3 +159,34 @@ def test_a_numpy_error_in_the_fast_call_gets_the_users_line():
     with pytest.raises(np.linalg.LinAlgError) as caught:
         cf(np.zeros((2, 2)), np.ones(2))
     assert len(caught.value.__notes__) == 1
+
+
+def test_fast_call_reads_variables_weakly():
+    holder = [ag.Variable(np.float32(2.0))]
+
+    @ag.function(autograph=False)
+    def scale(x):
+        return x * holder[0]
+
+    x = np.float32([1, 2])
+    scale(x)
+    np.testing.assert_array_equal(scale(x), [2, 4])
+    holder[0].assign(np.float32(3.0))
+    np.testing.assert_array_equal(scale(x), [3, 6])
+    holder.clear()
+    gc.collect()
+    with pytest.raises(FailedPreconditionError):
+        scale(x)
+
+
+def test_staged_assert_fails_in_the_fast_call_with_the_user_line():
+    @ag.function
+    def checked_sqrt(x):
+        assert x >= 0, "x must be non-negative"  # <- the user's assert
+        return np.sqrt(x)
+
+    assert checked_sqrt(np.float64(4.0)) == 2.0
+    assert checked_sqrt(np.float64(9.0)) == 3.0
+    with pytest.raises(InvalidArgumentError, match="x must be non-negative") as info:
+        checked_sqrt(np.float64(-1.0))
+    assert "the user's assert" in str(info.value)
