@@ -16,6 +16,7 @@ InvalidArgumentError, another structure or another Python value a TypeError
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -76,8 +77,14 @@ class ConcreteFunction:
         self._may_be_scalar = frozenset(
             i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
         )
-        # checks plain arguments against this trace and runs it in one generated function
-        self.fast = build_fast_call(self)
+        self._fast: Callable[..., Any] | None = None  # built at the first call that hits
+
+    @property
+    def fast(self) -> Callable[..., Any]:
+        """The generated function that checks plain arguments and runs this trace (see fast_call)."""
+        if self._fast is None:
+            self._fast = build_fast_call(self)
+        return self._fast
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
