@@ -54,7 +54,7 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     if any(child != LEAF for child in tree.children) or not all(map(_plain, plan)):
         return never
     compiled = cf._compiled
-    header, *body, last = compiled.source.rstrip("\n").split("\n")
+    _header, *body, last = compiled.source.rstrip("\n").split("\n")
     code = compiled.function.__code__
     names = _Names(compiled.function.__globals__, code.co_varnames + code.co_names)
     graph_params = iter(code.co_varnames[: code.co_argcount])
