@@ -2,9 +2,9 @@
 
 Calling a Function computes a cache key from its arguments (see `keys`),
 runs the matching ConcreteFunction, or — on a miss — converts the function,
-traces it into a graph, compiles and caches it. A call like the last one that
-hit takes that trace's fast call (`fast_call`): no key is built at all. Python side effects (print,
-appends, reading globals) therefore happen only while tracing.
+traces it into a graph, compiles and caches it. Python side effects (print,
+appends, reading globals) therefore happen only while tracing. A call like the
+last one that hit skips the key: it takes that trace's fast call (`fast_call`).
 
     @ag.function
     def double(a):
