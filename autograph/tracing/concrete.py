@@ -78,6 +78,10 @@ class ConcreteFunction:
             i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
         )
         self._fast: Callable[..., Any] | None = None  # built at the first call that hits
+        # every tensor input has a fixed shape: the fast call's tests are the cache key
+        self.exact = all(
+            p.shape is not None and None not in p.shape for p in in_plan if isinstance(p, TensorSpec)
+        )
 
     @property
     def fast(self) -> Callable[..., Any]:

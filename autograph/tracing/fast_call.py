@@ -2,7 +2,7 @@
 
 A call that hits the cache pays for the call path, not the NumPy work, so a
 trace whose arguments are plain (no containers, every tensor input of a fixed
-dtype and shape, every other argument a Python number or string) gets one
+dtype and rank, every other argument a Python number or string) gets one
 generated function that does it all at once: it tests each argument against
 the trace's key, runs the compiled graph's body inline and returns the NumPy
 result (one output as it is; others packed by the ConcreteFunction):
@@ -13,12 +13,14 @@ result (one output as it is; others packed by the ConcreteFunction):
         add = x + 1
         return add
 
-It returns `MISS` instead of raising when the arguments are not exactly
-those of the trace (another dtype or shape, a left-out argument, a Python
-number instead of an array): the caller then takes the general path, which
-binds, converts, explains the mismatch or traces. Because the tests are the
-exact cache key of the trace, the fast call never runs a trace the general
-path would not have chosen.
+It returns `MISS` instead of raising when the arguments do not fit the trace
+(another dtype or shape, a left-out argument, a Python number instead of an
+array): the caller then takes the general path, which binds, converts,
+explains the mismatch or traces. For a trace of fixed shapes (`exact`) the
+tests are the trace's cache key, so a Function may take the fast call without
+computing the key; a trace with None dimensions is fast only for its
+ConcreteFunction and for the Function of its input_signature (the one trace
+every fitting call runs).
 """
 
 from __future__ import annotations
@@ -113,8 +115,7 @@ class _Names:
 def _plain(part: Any) -> bool:
     """A key part the fast call can test: a fixed NumPy type, or a Python number or string."""
     if isinstance(part, TensorSpec):
-        shape = part.shape
-        return part.dtype != object and shape is not None and None not in shape
+        return part.dtype != object and part.shape is not None
     return type(part) is tuple and part[0] in PRIMITIVES
 
 
@@ -126,8 +127,7 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
             scalar_type = names.bind(f"T{index}", part.dtype.type)
             kind = f"{name}.__class__ is not {scalar_type} and {name}.__class__ is not {ndarray}"
             return f"{kind} or {name}.dtype is not {dtype} or {name}.shape != ()"
-        shape = names.bind(f"S{index}", part.shape)
-        return f"{name}.__class__ is not {ndarray} or {name}.dtype is not {dtype} or {name}.shape != {shape}"
+        return f"{name}.__class__ is not {ndarray} or {name}.dtype is not {dtype} or {_shape_test(index, name, part.shape, names)}"
     kind, value = part
     if kind is type(None):
         return f"{name} is not None"
@@ -135,6 +135,14 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
     if value != value:  # NaN keys every NaN alike
         return f"{name}.__class__ is not {kind_name} or {name} == {name}"
     return f"{name}.__class__ is not {kind_name} or {name} != {names.bind(f'V{index}', value)}"
+
+
+def _shape_test(index: int, name: str, shape: tuple, names: _Names) -> str:
+    """True when the shape of array `name` does not fit `shape` (None fits any size)."""
+    if None not in shape:
+        return f"{name}.shape != {names.bind(f'S{index}', shape)}"
+    dims = [f"{name}.shape[{i}] != {d}" for i, d in enumerate(shape) if d is not None]
+    return " or ".join([f"{name}.ndim != {len(shape)}", *dims])
 
 
 def _result(cf: Any, outputs: str, names: _Names) -> str:

@@ -196,7 +196,9 @@ class Function:
         values = self._canonical(args, kwargs)
         if self._input_signature is not None:
             inputs = self._input_signature.inputs_for(values, self._name)
-            return self._signature_trace().run(inputs)
+            cf = self._signature_trace()
+            self._fast = cf.fast  # the only trace: every call that fits its specs runs it
+            return cf.run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)
         if cf is None:
@@ -204,7 +206,7 @@ class Function:
         else:
             if self._monitor.streak:
                 self._monitor.streak = 0
-            if cf.fast is not never:
+            if cf.exact and cf.fast is not never:
                 # a hit on a trace made for exactly this key: later calls like it take the fast call
                 self._fast = cf.fast
         return cf.run([leaves[i] for i in cf.input_positions])

@@ -125,11 +125,40 @@ def test_concrete_function_fast_call_and_its_errors():
         cf(np.float32([1, 2, 3]))
 
 
-def test_traces_with_unknown_dims_or_objects_have_no_fast_call():
+def test_unknown_dims_are_fast_for_the_concrete_function_only():
     f = ag.function(lambda x: x + 1, autograph=False)
-    assert f.get_concrete_function(ag.TensorSpec([None], np.float32)).fast is never
+    cf = f.get_concrete_function(ag.TensorSpec([None, 2], np.float32))
+    assert not cf.exact and cf.fast is not never
+    np.testing.assert_array_equal(cf(np.zeros((3, 2), np.float32)), np.ones((3, 2)))
+    assert cf.fast(np.zeros((3, 3), np.float32)) is MISS
+    with pytest.raises(InvalidArgumentError):
+        cf(np.zeros((3, 3), np.float32))
+    assert f.get_concrete_function(ag.TensorSpec(None, np.float32)).fast is never
     g = ag.function(lambda x, obj: x, autograph=False)
     assert g.get_concrete_function(np.float32([1]), object()).fast is never
+
+
+def test_relaxed_traces_are_not_taken_without_the_key():
+    f = ag.function(lambda x: x * 2, autograph=False, reduce_retracing=True)
+    for size in (1, 2, 3, 3, 3):
+        np.testing.assert_array_equal(f(np.ones(size, np.float32)), 2 * np.ones(size))
+    assert f.experimental_get_tracing_count() == 2
+    assert f._fast is never
+
+
+def test_input_signature_function_takes_its_trace_fast_call():
+    f = ag.function(
+        lambda x: x * 2, input_signature=[ag.TensorSpec([None], np.float32)], autograph=False
+    )
+    for size in (1, 2, 5):
+        np.testing.assert_array_equal(f(np.ones(size, np.float32)), 2 * np.ones(size))
+    assert f._fast is f.get_concrete_function().fast
+    np.testing.assert_array_equal(f([1.0, 2.0]), [2, 4])  # converted by the general path
+    with pytest.raises(ValueError, match="input_signature"):
+        f(np.ones(2, np.float64))
+    with pytest.raises(ValueError, match="input_signature"):
+        f(np.ones((2, 2), np.float32))
+    assert f.experimental_get_tracing_count() == 1
 
 
 def test_a_hit_between_traces_still_ends_the_retrace_streak():
