@@ -197,7 +197,8 @@ class Function:
         if self._input_signature is not None:
             inputs = self._input_signature.inputs_for(values, self._name)
             cf = self._signature_trace()
-            self._fast = cf.fast  # the only trace: every call that fits its specs runs it
+            if not self._input_signature.defaults:
+                self._fast = cf.fast  # the only trace: every call that fits its specs runs it
             return cf.run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)

@@ -219,3 +219,14 @@ def test_staged_assert_fails_in_the_fast_call_with_the_user_line():
     with pytest.raises(InvalidArgumentError, match="x must be non-negative") as info:
         checked_sqrt(np.float64(-1.0))
     assert "the user's assert" in str(info.value)
+
+
+def test_input_signature_with_defaults_keeps_the_general_call():
+    def scale(x, factor=float("nan")):
+        return x * 2
+
+    f = ag.function(scale, input_signature=[ag.TensorSpec([None], np.float32)], autograph=False)
+    f(np.ones(2, np.float32)), f(np.ones(2, np.float32))
+    assert f._fast is never
+    with pytest.raises(ValueError, match="keep its default"):
+        f(np.ones(2, np.float32), float("nan"))
