@@ -2,6 +2,7 @@
 
 import functools
 import gc
+import threading
 import warnings
 
 import numpy as np
@@ -230,3 +231,22 @@ def test_input_signature_with_defaults_keeps_the_general_call():
     assert f._fast is never
     with pytest.raises(ValueError, match="keep its default"):
         f(np.ones(2, np.float32), float("nan"))
+
+
+def test_threads_alternating_shapes_get_their_own_results():
+    f = ag.function(lambda x: x * 2, autograph=False)
+    inputs = [np.arange(n, dtype=np.float32) for n in (2, 3)]
+    errors = []
+
+    def work(offset):
+        for i in range(300):
+            x = inputs[(i + offset) % 2]
+            if not np.array_equal(f(x), x * 2):
+                errors.append(x.shape)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and f.experimental_get_tracing_count() == 2
