@@ -170,7 +170,11 @@ class Function:
     # -- calling ----------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or _EAGER[0] or graph_being_built() is not None:
-            return self._call_general(args, kwargs)
+            if _EAGER[0]:
+                return self._call_python(self._func, args, kwargs)
+            if graph_being_built() is not None:
+                return self._call_inline(args, kwargs)
+            return self._call_traced(args, kwargs)
         try:
             result = self._fast(*args)  # the trace called last, if its arguments are plain
         except Exception as error:
@@ -180,19 +184,17 @@ class Function:
             return self._call_traced(args, kwargs)
         return result
 
-    def _call_general(self, args: tuple, kwargs: dict) -> Any:
-        if _EAGER[0]:
-            return self._call_python(self._func, args, kwargs)
-        if graph_being_built() is not None:
-            return self._call_inline(args, kwargs)
-        return self._call_traced(args, kwargs)
-
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
             return func(self._instance(), *args, **kwargs)
         return func(*args, **kwargs)
 
     def _call_traced(self, args: tuple, kwargs: dict) -> Any:
+        if self._single_positional and len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
+            # one array: its key without binding (a relaxed trace, or not the shape called last)
+            cf = self._cache.get((args[0].dtype, args[0].shape, _FAST))
+            if cf is not None:
+                return self._hit(cf).run(list(args))
         values = self._canonical(args, kwargs)
         if self._input_signature is not None:
             inputs = self._input_signature.inputs_for(values, self._name)
@@ -202,15 +204,16 @@ class Function:
             return cf.run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)
-        if cf is None:
-            cf = self._miss(key, values)
-        else:
-            if self._monitor.streak:
-                self._monitor.streak = 0
-            if cf.exact and cf.fast is not never:
-                # a hit on a trace made for exactly this key: later calls like it take the fast call
-                self._fast = cf.fast
+        cf = self._miss(key, values) if cf is None else self._hit(cf)
         return cf.run([leaves[i] for i in cf.input_positions])
+
+    def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
+        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call."""
+        if self._monitor.streak:
+            self._monitor.streak = 0
+        if cf.exact and cf.fast is not never:
+            self._fast = cf.fast
+        return cf
 
     def _canonical(self, args: tuple, kwargs: dict) -> tuple:
         values = self._signature.canonicalize(args, kwargs)
