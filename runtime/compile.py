@@ -26,7 +26,7 @@ from runtime.graph import Graph
 from runtime.origin import register_source_map
 from runtime.types import TensorType
 
-__all__ = ["CompiledGraph", "compile_graph", "to_source", "output_value"]
+__all__ = ["CompiledGraph", "compile_graph", "to_source", "output_value", "may_be_scalar"]
 
 _FILE_NUMBERS = itertools.count(1)
 
@@ -118,7 +118,7 @@ def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
             tests.append(shape_test)
         lines.append(f"    if {' or '.join(tests)}:")
         lines.append(f"        {arg} = _check({index}, {arg})")
-    scalars = [i for i, out in enumerate(graph.outputs) if _may_be_scalar(out.type)]
+    scalars = [i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)]
     call = f"_fn({', '.join(args)})"
     if not scalars:
         lines.append(f"    return {call}")
@@ -130,7 +130,8 @@ def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
     return namespace[function.__name__]
 
 
-def _may_be_scalar(type_: Any) -> bool:
+def may_be_scalar(type_: Any) -> bool:
+    """Whether an output of this type may be 0-d, so it leaves as a NumPy scalar."""
     return isinstance(type_, TensorType) and type_.dtype != object and (type_.rank in (0, None))
 
 

@@ -13,9 +13,13 @@ from contextvars import ContextVar
 
 from runtime.graph import Graph
 
-__all__ = ["current_graph", "building", "is_tracing"]
+__all__ = ["current_graph", "graph_being_built", "building", "is_tracing"]
 
 _current: ContextVar[Graph | None] = ContextVar("autograph_current_graph", default=None)
+
+# `current_graph` as the ContextVar's own bound method: the same answer without a
+# Python frame, for the call path of a cached Function, which asks at every call.
+graph_being_built = _current.get
 
 
 def current_graph() -> Graph | None:

@@ -16,14 +16,17 @@ InvalidArgumentError, another structure or another Python value a TypeError
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from autograph.tracing.fast_call import MISS, build_fast_call
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec, dtype_label
+from runtime.compile import may_be_scalar, output_value
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
 from runtime.run_errors import note_user_line
@@ -71,6 +74,21 @@ class ConcreteFunction:
         self._input_names = [
             p.name for i, p in enumerate(signature.params) if not self._is_python_param(i)
         ]
+        self._may_be_scalar = frozenset(
+            i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
+        )
+        self._fast: Callable[..., Any] | None = None  # built at the first call that hits
+        # every tensor input has a fixed shape: the fast call's tests are the cache key
+        self.exact = all(
+            p.shape is not None and None not in p.shape for p in in_plan if isinstance(p, TensorSpec)
+        )
+
+    @property
+    def fast(self) -> Callable[..., Any]:
+        """The generated function that checks plain arguments and runs this trace (see fast_call)."""
+        if self._fast is None:
+            self._fast = build_fast_call(self)
+        return self._fast
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
@@ -96,7 +114,30 @@ class ConcreteFunction:
                 leaves.append(value)
         return unflatten(self.out_tree, leaves)
 
+    def pack(self, outputs: list) -> Any:
+        """The returned structure from the graph function's raw outputs (0-d as NumPy scalars)."""
+        leaves = []
+        for plan in self.out_plan:
+            if isinstance(plan, Static):
+                leaves.append(plan.value)
+                continue
+            value = outputs[plan]
+            if plan in self._may_be_scalar:
+                value = output_value(value)
+            elif type(value) is np.ndarray and value.ndim == 0:
+                value = value[()]
+            leaves.append(value)
+        return unflatten(self.out_tree, leaves)
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            try:
+                result = self.fast(*args)
+            except Exception as error:
+                note_user_line(error)
+                raise
+            if result is not MISS:
+                return result
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)
         if tree != self.in_tree:

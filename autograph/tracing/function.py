@@ -3,7 +3,8 @@
 Calling a Function computes a cache key from its arguments (see `keys`),
 runs the matching ConcreteFunction, or — on a miss — converts the function,
 traces it into a graph, compiles and caches it. Python side effects (print,
-appends, reading globals) therefore happen only while tracing.
+appends, reading globals) therefore happen only while tracing. A call like the
+last one that hit skips the key: it takes that trace's fast call (`fast_call`).
 
     @ag.function
     def double(a):
@@ -29,6 +30,7 @@ import numpy as np
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
+from autograph.tracing.fast_call import MISS, never
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -45,14 +47,15 @@ from autograph.tracing.trace import trace_function
 from autograph.tracing.variable_policy import traced_with_variable_policy
 from runtime.errors import StagingError
 from runtime.origin import user_origin
+from runtime.run_errors import note_user_line
 from runtime.structure import flatten, unflatten
 from runtime.tensor import Tensor
-from runtime.trace_context import current_graph
+from runtime.trace_context import graph_being_built
 
 __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eagerly"]
 
 _EAGER = [False]
-_FAST = object()  # marks the key of the single-array fast path
+_FAST = object()  # marks the key of a Function of one argument called with a tensor
 _FLAT = object()  # marks the key of arguments without containers
 _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 # (function identity, cache key) of every Function being traced or inlined right now
@@ -98,7 +101,8 @@ class Function:
         self._parent = _parent
         self._instance = None if _instance is None else _weak(_instance)
         self._signature = Signature.of(func, skip_first=_instance is not None)
-        self._fast = self._signature.single_positional
+        self._single_positional = self._signature.single_positional
+        self._fast: Callable[..., Any] = never
         self._hinted = self._signature.positions_hinted(Tensor) if follow_type_hints else ()
         self._name = getattr(func, "__name__", type(func).__name__)
         # built at the first call: a method's signature is known once it is bound
@@ -165,18 +169,20 @@ class Function:
 
     # -- calling ----------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _EAGER[0]:
-            return self._call_python(self._func, args, kwargs)
-        if current_graph() is not None:
-            return self._call_inline(args, kwargs)
-        if self._fast and not kwargs and len(args) == 1 and type(args[0]) is np.ndarray:
-            arg = args[0]
-            cf = self._cache.get((arg.dtype, arg.shape, _FAST))
-            if cf is not None:
-                if self._monitor.streak:
-                    self._monitor.streak = 0
-                return cf.run([arg])
-        return self._call_traced(args, kwargs)
+        if kwargs or _EAGER[0] or graph_being_built() is not None:
+            if _EAGER[0]:
+                return self._call_python(self._func, args, kwargs)
+            if graph_being_built() is not None:
+                return self._call_inline(args, kwargs)
+            return self._call_traced(args, kwargs)
+        try:
+            result = self._fast(*args)  # the trace called last, if its arguments are plain
+        except Exception as error:
+            note_user_line(error)
+            raise
+        if result is MISS:
+            return self._call_traced(args, kwargs)
+        return result
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
@@ -184,17 +190,30 @@ class Function:
         return func(*args, **kwargs)
 
     def _call_traced(self, args: tuple, kwargs: dict) -> Any:
+        if self._single_positional and len(args) == 1 and not kwargs and type(args[0]) is np.ndarray:
+            # one array: its key without binding (a relaxed trace, or not the shape called last)
+            cf = self._cache.get((args[0].dtype, args[0].shape, _FAST))
+            if cf is not None:
+                return self._hit(cf).run(list(args))
         values = self._canonical(args, kwargs)
         if self._input_signature is not None:
             inputs = self._input_signature.inputs_for(values, self._name)
-            return self._signature_trace().run(inputs)
+            cf = self._signature_trace()
+            if not self._input_signature.defaults:
+                self._fast = cf.fast  # the only trace: every call that fits its specs runs it
+            return cf.run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)
-        if cf is None:
-            cf = self._miss(key, values)
-        elif self._monitor.streak:
-            self._monitor.streak = 0
+        cf = self._miss(key, values) if cf is None else self._hit(cf)
         return cf.run([leaves[i] for i in cf.input_positions])
+
+    def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
+        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call."""
+        if self._monitor.streak:
+            self._monitor.streak = 0
+        if cf.exact and cf.fast is not never:
+            self._fast = cf.fast
+        return cf
 
     def _canonical(self, args: tuple, kwargs: dict) -> tuple:
         values = self._signature.canonicalize(args, kwargs)
@@ -208,7 +227,7 @@ class Function:
         """The cache key of canonical argument values, and their flat leaves."""
         parts = flat_parts(values)
         if parts is not None:
-            if self._fast and isinstance(values[0], _TENSOR_LIKE):
+            if self._single_positional and isinstance(values[0], _TENSOR_LIKE):
                 return (values[0].dtype, values[0].shape, _FAST), values
             return (_FLAT, parts), values
         leaves, tree = flatten(values)
@@ -267,6 +286,7 @@ class Function:
                 specs = relaxed_specs(self._traces, tree, leaves, specs) or specs
             cf = self._trace(key, tree, leaves, specs)
             self._cache[key] = cf
+            self._fast = never  # the next hit goes the general way, which ends the retrace streak
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
             self._monitor.traced(self._name, param_keys(self._signature.names, tree, leaves))

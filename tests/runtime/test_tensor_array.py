@@ -165,3 +165,19 @@ def test_writes_in_a_loop_never_reach_an_array_the_body_returns_from_outside():
     np.testing.assert_array_equal(original, [7, 7])
     np.testing.assert_array_equal(result, [2, 7])
     np.testing.assert_array_equal(interpret(graph, np.int64(7))[1], [2, 7])
+
+
+def test_stack_is_np_stack_of_the_elements():
+    from runtime.tensor_array import ta_stack
+
+    dtype = np.dtype(np.float32)
+    rows = [np.full((2, 3), i, dtype) for i in range(4)]
+    stacked = ta_stack(rows, dtype, (2, 3))
+    np.testing.assert_array_equal(stacked, np.stack(rows))
+    assert stacked.dtype == dtype and stacked.flags.c_contiguous
+    scalars = ta_stack([np.float32(1), np.float32(2)], dtype, ())
+    assert scalars.shape == (2,) and scalars.dtype == dtype
+    texts = [np.array(["ab", "c"]), np.array(["d", "efg"])]
+    assert ta_stack(texts, texts[0].dtype, (2,)).dtype == np.stack(texts).dtype
+    with pytest.raises(ValueError, match="same shape"):
+        ta_stack([np.ones((2, 3), dtype), np.ones((3, 3), dtype)], dtype, None)
