@@ -8,7 +8,8 @@
                                ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
 
 (One statement per line in the real output.) `elif` is an `if` in the else
-branch and is converted the same way, innermost first.
+branch and is converted the same way, innermost first. An `if` without
+`else` passes None as its else branch.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def convert_if(
         code += _branch(else_body, node.orelse, plan, modified[1], node)
         orelse: gast.expr = gast.Name(id=else_body, ctx=gast.Load(), annotation=None, type_comment=None)
     else:
-        orelse = replace("lambda: None", node)[0].value
+        orelse = gast.Constant(value=None, kind=None)
     code += undefined_inits(plan, node)
     code += replace(
         "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",

@@ -58,7 +58,7 @@ def test_defined_before_needs_no_init_and_locals_stay_local():
                 nonlocal y
                 t = x * 2
                 y = t
-            ag__.if_stmt(x > 0, if_body, lambda: None, get_state, set_state, ('y',), 1)
+            ag__.if_stmt(x > 0, if_body, None, get_state, set_state, ('y',), 1)
             return y
         """,
         control_flow,
@@ -84,7 +84,7 @@ def test_branch_reading_and_writing_a_dead_name_carries_it_beyond_nouts():
                 nonlocal n
                 n += 1
                 print(n)
-            ag__.if_stmt(x, if_body, lambda: None, get_state, set_state, ('n',), 0)
+            ag__.if_stmt(x, if_body, None, get_state, set_state, ('n',), 0)
         """,
         control_flow,
     )
@@ -105,7 +105,7 @@ def test_global_names_declared_global_in_branches():
             def if_body():
                 global COUNT
                 COUNT = 1
-            ag__.if_stmt(x, if_body, lambda: None, lambda: (), lambda _: None, (), 0)
+            ag__.if_stmt(x, if_body, None, lambda: (), lambda _: None, (), 0)
         """,
         control_flow,
     )
