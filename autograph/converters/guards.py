@@ -9,6 +9,14 @@
 
 The jump statement becomes whatever the converter says (`break_ = True`);
 the statements after anything that may jump run under `if not <flag>:`.
+With `rest_into_else`, an `if` whose body ends in the jump takes them into
+its `else:` instead, which needs no flag test (see `_if_ending_in_jump`):
+
+    for x in xs:                    for x in xs:
+        if x < 0:                       if x < 0:
+            continue         ->             continue_ = True   # dead: dropped later
+        total += x                      else:
+                                            total += x
 """
 
 from __future__ import annotations
@@ -76,6 +84,7 @@ class JumpLowering:
     into_loops: bool = False
     on_loop: Callable[[gast.stmt], None] | None = None
     guards: int = 0  # how many `if not flag` guards were made
+    rest_into_else: bool = False
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         """The block with its jumps lowered and the code after them guarded."""
@@ -87,6 +96,11 @@ class JumpLowering:
             if not contains_jump(stmt, self.jump, self.into_loops):
                 out.append(stmt)
                 continue
+            if self.rest_into_else and self._if_ending_in_jump(stmt):
+                stmt.body = self.block(stmt.body)
+                stmt.orelse = self.block(stmt.orelse + stmts[index + 1 :])
+                out.append(stmt)
+                return out
             self._lower_nested(stmt)
             out.append(stmt)
             rest = stmts[index + 1 :]
@@ -94,6 +108,10 @@ class JumpLowering:
                 out.extend(self.guard(self.block(rest)))
             return out
         return out
+
+    def _if_ending_in_jump(self, stmt: gast.stmt) -> bool:
+        """An `if` whose body always jumps at its end: what follows it runs only on the else path."""
+        return isinstance(stmt, gast.If) and isinstance(stmt.body[-1], self.jump)
 
     def guard(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         if not stmts:

@@ -17,7 +17,7 @@ def test_helper_closing_over_loop_vars_moves_up():
     assert lines.index("    def if_body():") < lines.index("    def loop_body():")
 
 
-def test_helper_reading_a_body_local_stays():
+def test_helper_reading_a_body_local_moves_and_shares_it():
     out = normalize(
         transformed(
             "def f(xs):\n    s = 0\n    for x in xs:\n        if x:\n            s += x\n    return s\n",
@@ -26,5 +26,16 @@ def test_helper_reading_a_body_local_stays():
         )
     )
     lines = out.splitlines()
-    assert lines.index("    def loop_body(x):") < lines.index("        def if_body():")
+    assert lines.index("    def if_body():") < lines.index("    def loop_body(itr):")
+    assert lines[lines.index("    def loop_body(itr):") + 1 :][:2] == ["        nonlocal s, x", "        x = itr"]
 
+
+def test_helper_reading_a_private_branch_local_stays():
+    # x is read first in the else branch while unbound: it must stay local to the true branch
+    source = (
+        "def f(c, d):\n    if c:\n        x = 1\n        if d:\n            x += 1\n"
+        "    else:\n        y = x\n    return 0\n"
+    )
+    lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
+    assert lines.index("    def if_body():") < lines.index("        def if_body_1():")
+    assert "nonlocal x" not in lines[lines.index("    def if_body():") + 1]
