@@ -39,7 +39,7 @@ def _staged(value: object) -> bool:
 def _any_staged(values: tuple) -> bool:
     """`any(_staged(v) for v in values)` without a generator: range() in a loop calls it often."""
     for value in values:
-        if _staged(value):
+        if type(value) not in _PYTHON_VALUES and _staged(value):
             return True
     return False
 
