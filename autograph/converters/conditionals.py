@@ -65,6 +65,8 @@ def convert_if(
     helpers: dict[str, str],
 ) -> list[gast.stmt]:
     """The statements replacing `node`; `modified` holds the names each branch binds."""
+    if _only_pass(node.orelse):
+        node.orelse = []  # `else: continue` once its dead flag store is dropped
     if _only_pass(node.body) and node.orelse:
         # `if c: continue` followed by more code leaves `if c: pass / else: rest`: run rest under `not c`
         node.test = replace_expr("ag__.not_(test)", test=node.test)

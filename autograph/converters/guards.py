@@ -10,7 +10,8 @@
 The jump statement becomes whatever the converter says (`break_ = True`);
 the statements after anything that may jump run under `if not <flag>:`.
 With `rest_into_else`, an `if` whose body ends in the jump takes them into
-its `else:` instead, which needs no flag test (see `_if_ending_in_jump`):
+its `else:` instead (and one whose `else:` ends in it, into its body), which
+needs no flag test (see `_if_ending_in_jump`):
 
     for x in xs:                    for x in xs:
         if x < 0:                       if x < 0:
@@ -97,8 +98,11 @@ class JumpLowering:
                 out.append(stmt)
                 continue
             if self.rest_into_else and self._if_ending_in_jump(stmt):
-                stmt.body = self.block(stmt.body)
-                stmt.orelse = self.block(stmt.orelse + stmts[index + 1 :])
+                rest = stmts[index + 1 :]
+                if isinstance(stmt.body[-1], self.jump):
+                    stmt.body, stmt.orelse = self.block(stmt.body), self.block(stmt.orelse + rest)
+                else:
+                    stmt.body, stmt.orelse = self.block(stmt.body + rest), self.block(stmt.orelse)
                 out.append(stmt)
                 return out
             self._lower_nested(stmt)
@@ -110,8 +114,10 @@ class JumpLowering:
         return out
 
     def _if_ending_in_jump(self, stmt: gast.stmt) -> bool:
-        """An `if` whose body always jumps at its end: what follows it runs only on the else path."""
-        return isinstance(stmt, gast.If) and isinstance(stmt.body[-1], self.jump)
+        """An `if` one of whose branches jumps at its end: what follows it runs only on the other."""
+        return isinstance(stmt, gast.If) and (
+            isinstance(stmt.body[-1], self.jump) or (bool(stmt.orelse) and isinstance(stmt.orelse[-1], self.jump))
+        )
 
     def guard(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         if not stmts:

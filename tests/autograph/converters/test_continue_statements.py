@@ -90,3 +90,47 @@ def odd_sum(n):
 
 def test_while_continue_equivalent():
     assert_same(odd_sum, 9)
+
+
+def test_continue_ending_an_else_moves_the_rest_into_the_body():
+    assert_converts(
+        """
+        def f(xs):
+            total = 0
+            for x in xs:
+                if x > 0:
+                    total += 1
+                else:
+                    continue
+                total += x
+            return total
+        """,
+        """
+        def f(xs):
+            total = 0
+            for x in xs:
+                continue_ = False
+                if x > 0:
+                    total += 1
+                    total += x
+                else:
+                    continue_ = True
+            return total
+        """,
+        continue_statements,
+    )
+
+
+def else_continue_sum(xs):
+    total = 0
+    for x in xs:
+        if x > 0:
+            total += 1
+        else:
+            continue
+        total += x
+    return total
+
+
+def test_else_continue_matches_python():
+    assert_same(else_continue_sum, [1, -2, 3, 0])
