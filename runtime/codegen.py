@@ -99,7 +99,7 @@ class _Emitter:
     """Walks a graph and its subgraphs, writing lines into one function body."""
 
     def __init__(self, graph: Graph) -> None:
-        self.ns = Namespace(tuple(dir(builtins)) + ("np",))
+        self.ns = Namespace(tuple(vars(builtins)) + ("np",))  # the names dir() lists, unsorted
         self.names: dict[Node, str] = {}
         self.globals: dict[str, Any] = {"np": np}
         self._bound: dict[int, str] = {}

@@ -79,7 +79,7 @@ def _build(original: Graph, graph: Graph) -> CompiledGraph:
     generated = generate_source(graph)
     filename = f"autograph_graph_{generated.name}_{next(_FILE_NUMBERS)}.py"
     _register(filename, generated.source)
-    register_source_map(filename, generated.line_origins)
+    register_source_map(filename, generated.line_origins, graph=True)
     namespace = dict(generated.globals)
     exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own code
     function = namespace[generated.name]

@@ -17,6 +17,7 @@ branch's, so the rebuilt object only claims what holds in both).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -125,7 +126,7 @@ def cond(
     if graph is None:
         raise StagingError(f"{_where()}a Tensor predicate was used outside of a trace")
     pred_node = graph.own(pred.node)
-    if pred.shape is not None and int(np.prod([d or 1 for d in pred.shape])) != 1:
+    if pred.shape is not None and math.prod(d or 1 for d in pred.shape) != 1:
         raise StagingError(
             f"{_where()}the condition of a tensor-dependent if must be a scalar, but it is "
             f"{pred.type}; reduce it first, e.g. with np.any(...) or np.all(...)."

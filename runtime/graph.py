@@ -69,17 +69,23 @@ class Namespace:
         self._next: dict[str, int] = {}  # base -> first counter worth trying (keeps minting O(1))
 
     def create(self, hint: str) -> str:
-        base = re.sub(r"\W", "_", hint or "t")
-        if not base or base[0].isdigit():
-            base = "t_" + base
+        if hint.isascii() and hint.isidentifier():
+            base = hint  # the common case: already a name, nothing to replace
+        else:
+            base = re.sub(r"\W", "_", hint or "t")
+            if not base or base[0].isdigit():
+                base = "t_" + base
         if keyword.iskeyword(base):
             base += "_"
-        name = base
+        if base not in self._used:
+            self._used.add(base)
+            return base
         counter = self._next.get(base, 1)
+        name = f"{base}_{counter}"
         while name in self._used:
-            name = f"{base}_{counter}"
             counter += 1
-        self._next[base] = counter
+            name = f"{base}_{counter}"
+        self._next[base] = counter + 1
         self._used.add(name)
         return name
 
@@ -110,6 +116,7 @@ class Graph:
         self.captures: dict[Node, Node] = {}  # outer node -> its "capture" node here
         self.namespace = Namespace(("np",))
         self.finished = False
+        self._ids: set[int] = set()  # id() of every node of `nodes`: `_holds` in O(1)
 
     # -- building -------------------------------------------------------
     def add_node(
@@ -124,22 +131,23 @@ class Graph:
         """Append a node; inputs from enclosing graphs are captured first."""
         if self.finished:
             raise StagingError(f"graph {self.name!r} is finished; no more nodes can be added")
-        inputs = tuple(self.own(n) for n in inputs)
+        inputs = tuple([self.own(n) for n in inputs])
         node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
         self.nodes.append(node)
-        ids = self.__dict__.get("_ids")
-        if ids is not None and len(ids) == len(self.nodes) - 1:
-            ids.add(id(node))  # keep `_holds`'s cache current: recording stays linear
+        self._ids.add(id(node))
         return node
 
     def add_input(self, type: TensorType, name: str = "input", origin: Origin | None = None) -> Node:
         node = Node(self.namespace.create(name), "input", (), {}, type, origin)
         self.nodes.append(node)
+        self._ids.add(id(node))
         self.inputs.append(node)
         return node
 
     def own(self, node: Node) -> Node:
         """`node` as seen from this graph: itself, or a capture of an outer node."""
+        if id(node) in self._ids:
+            return node
         if node in self.captures:
             return self.captures[node]
         owner = self.owner_of(node)
@@ -155,6 +163,7 @@ class Graph:
         outer = self.parent.own(node) if self.parent is not None else node
         capture = Node(self.namespace.create(node.name), "capture", (), {"outer": outer}, node.type)
         self.nodes.insert(len(self.inputs) + len(self.captures), capture)
+        self._ids.add(id(capture))
         self.captures[node] = capture
         return capture
 
@@ -168,13 +177,11 @@ class Graph:
         return None
 
     def _holds(self, node: Node) -> bool:
-        ids = self.__dict__.get("_ids")
-        if ids is not None and id(node) in ids:
-            return True  # nodes are only ever added, so a cached hit stays true
-        if ids is None or len(ids) != len(self.nodes):
-            ids = {id(n) for n in self.nodes}
-            self.__dict__["_ids"] = ids
-        return id(node) in ids
+        if id(node) in self._ids:
+            return True  # nodes are only ever added, so a hit stays true
+        if len(self._ids) != len(self.nodes):  # `nodes` was changed directly: recount
+            self._ids = {id(n) for n in self.nodes}
+        return id(node) in self._ids
 
     def set_outputs(self, outputs: list[Node]) -> None:
         self.outputs = [self.own(n) for n in outputs]

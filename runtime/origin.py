@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy
 
-__all__ = ["Origin", "register_source_map", "user_origin", "map_location"]
+__all__ = ["Origin", "register_source_map", "user_origin", "map_location", "graph_origin"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +44,25 @@ _PACKAGE_DIRS = tuple(
 )
 # NumPy's own frames (its dispatchers call back into Tensor methods) are never the user's line.
 _LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
+_NOT_USER_DIRS = _PACKAGE_DIRS + _LIBRARY_DIRS
 # generated file name -> {generated line: Origin}
 _SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
+# the generated files that hold compiled graphs (the rest hold converted code)
+_GRAPH_FILES: set[str] = set()
 
 
-def register_source_map(filename: str, line_map: dict[int, Origin]) -> None:
+def register_source_map(filename: str, line_map: dict[int, Origin], graph: bool = False) -> None:
     """Tell error reporting where each line of a generated file came from."""
     _SOURCE_MAPS[filename] = line_map
+    if graph:
+        _GRAPH_FILES.add(filename)
+
+
+def graph_origin(filename: str, line: int) -> Origin | None:
+    """The origin of the node on `line` of a compiled graph's file, or None."""
+    if filename not in _GRAPH_FILES:
+        return None
+    return _SOURCE_MAPS[filename].get(line)
 
 
 def map_location(filename: str, line: int) -> Origin | None:
@@ -73,7 +85,7 @@ def user_origin(depth: int = 1) -> Origin | None:
     frame = sys._getframe(depth)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if (not filename.startswith(_PACKAGE_DIRS + _LIBRARY_DIRS)) or filename in _SOURCE_MAPS:
+        if (not filename.startswith(_NOT_USER_DIRS)) or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
                 return origin

@@ -16,7 +16,7 @@ from runtime.errors import StagingError
 from runtime.graph import Graph, Node
 from runtime.origin import user_origin
 from runtime.trace_context import current_graph
-from runtime.types import TensorType, type_of
+from runtime.types import TensorType, dtype_label, type_of
 
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
 
@@ -91,7 +91,7 @@ class Tensor:
         return self.node.name
 
     def __repr__(self) -> str:
-        return f'Tensor("{self.name}:0", shape={self.type.shape_str()}, dtype={self.dtype.name})'
+        return f'Tensor("{self.name}:0", shape={self.type.shape_str()}, dtype={dtype_label(self.dtype)})'
 
     __str__ = __repr__
 

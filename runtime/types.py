@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "most_specific_common_shape"]
+__all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "most_specific_common_shape", "dtype_label"]
 
 Shape = tuple[int | None, ...] | None
 
@@ -72,3 +72,10 @@ def merge_shapes(a: Shape, b: Shape) -> Shape:
 
 
 most_specific_common_shape = merge_shapes
+
+
+def dtype_label(dtype: np.dtype) -> str:
+    """A dtype as tensors and signatures print it: `float32`; any text dtype `string`, as the
+    guide prints it, and any bytes dtype `bytes` (NumPy's own names, like `str96`, count the
+    bits of the longest string seen)."""
+    return {"U": "string", "S": "bytes"}.get(dtype.kind, dtype.name)

@@ -10,6 +10,11 @@ into the old one, so a value read earlier keeps its value.
 Graphs hold their Variables weakly (a `weakref.ref` in the node's attrs): a
 graph whose Variable was garbage-collected raises FailedPreconditionError
 naming the variable and the line that used it.
+
+A Variable created inside a trace from a staged value (`ag.Variable(2.0 * x)`)
+has no value until the graph runs: the trace records an "initialize_variable"
+node, effectful and ordered before every later read, that stores the value
+the first time it runs and does nothing afterwards.
 """
 
 from __future__ import annotations
@@ -60,7 +65,14 @@ def _deref(ref: weakref.ref, name: str, origin: Origin | None) -> Variable:
 
 def read_variable(ref: weakref.ref, name: str, origin: Origin | None) -> np.ndarray:
     """The current value of a captured Variable."""
-    return _deref(ref, name, origin)._value
+    return _deref(ref, name, origin)._current()
+
+
+def initialize_variable(value: Any, ref: weakref.ref, name: str, origin: Origin | None) -> None:
+    """Give a Variable created from a staged value that value, the first time only."""
+    variable = _deref(ref, name, origin)
+    if variable._value is None:
+        variable._value = np.array(value, dtype=variable.dtype)
 
 
 def assign_variable(value: Any, ref: weakref.ref, name: str, origin: Origin | None, mode: str) -> None:
@@ -80,6 +92,7 @@ def _register(op: Op) -> Op:
 _UNIT = TensorType(np.dtype(object), ())
 _register(Op("read_variable", infer=_read_infer, impl=read_variable, stateful=True))
 _register(Op("assign_variable", infer=lambda types, attrs: _UNIT, impl=assign_variable, effectful=True))
+_register(Op("initialize_variable", infer=lambda types, attrs: _UNIT, impl=initialize_variable, effectful=True))
 
 
 class Variable:
@@ -90,20 +103,44 @@ class Variable:
     def __init__(self, initial_value: Any, dtype: Any = None, name: str | None = None) -> None:
         if callable(initial_value):
             initial_value = initial_value()
-        if isinstance(initial_value, Variable):
-            initial_value = initial_value._value
-        if isinstance(initial_value, Tensor) or hasattr(initial_value, "__autograph_tensor__"):
-            origin = user_origin(2)
-            where = f" at {origin}" if origin is not None else ""
-            raise StagingError(
-                f"a Variable created{where} was given a staged initial value; pass a concrete value "
-                f"(a NumPy array or Python number), or create the Variable outside the function."
-            )
-        self._value = np.array(initial_value, dtype=dtype)
         self.name = name or "Variable"
-        self._type = TensorType(self._value.dtype, self._value.shape)
+        self._origin = None
+        if isinstance(initial_value, Variable) and current_graph() is None:
+            initial_value = initial_value._current()
+        if _staged(initial_value):
+            self._init_staged(initial_value, dtype)
+        else:
+            self._value = np.array(initial_value, dtype=dtype)
+            self._type = TensorType(self._value.dtype, self._value.shape)
         for scope in _SCOPES.get():
             scope.append(self)
+
+    def _init_staged(self, initial_value: Any, dtype: Any) -> None:
+        """No value yet: the trace records the node that sets it when the graph first runs."""
+        self._origin = user_origin(3)
+        tensor = initial_value if isinstance(initial_value, Tensor) else initial_value.__autograph_tensor__()
+        if tensor.shape is None or None in tensor.shape:
+            where = f" at {self._origin}" if self._origin is not None else ""
+            raise StagingError(
+                f"a Variable created{where} from a staged value of shape {tensor.type.shape_str()} "
+                f"needs a fully known shape; give the value a fixed shape, or create the Variable "
+                f"from a concrete value and assign the computed one."
+            )
+        if dtype is not None:
+            tensor = tensor.astype(dtype)
+        self._value = None
+        self._type = tensor.type
+        attrs = {"ref": weakref.ref(self), "name": self.name, "origin": self._origin}
+        record("initialize_variable", (tensor,), attrs, name=f"{_hint(self.name)}_init")
+
+    def _current(self) -> np.ndarray:
+        if self._value is None:
+            where = f" created at {self._origin}" if self._origin is not None else ""
+            raise FailedPreconditionError(
+                f"the Variable '{self.name}'{where} has no value yet: its initial value is computed "
+                f"by the function that created it, which has not run yet. Call that function first."
+            )
+        return self._value
 
     # -- state ----------------------------------------------------------
     @property
@@ -112,28 +149,34 @@ class Variable:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._value.shape
+        return self._type.shape
+
+    @property
+    def is_initialized(self) -> bool:
+        """False only for a Variable made from a staged value whose graph has not run yet."""
+        return self._value is not None
 
     @property
     def ndim(self) -> int:
-        return self._value.ndim
+        return len(self._type.shape)
 
     def numpy(self) -> Any:
         """The current value (a copy; 0-d values as NumPy scalars)."""
-        return self._value[()] if self._value.ndim == 0 else self._value.copy()
+        value = self._current()
+        return value[()] if value.ndim == 0 else value.copy()
 
     def _store(self, value: Any, mode: str) -> None:
         value = np.asarray(value)
         if mode == "add":
-            value = self._value + value
+            value = self._current() + value
         elif mode == "sub":
-            value = self._value - value
-        if value.shape != self._value.shape:
+            value = self._current() - value
+        if value.shape != self.shape:
             raise InvalidArgumentError(
                 f"cannot assign a value of shape {value.shape} to the Variable '{self.name}' of "
-                f"shape {self._value.shape}; a Variable keeps its shape."
+                f"shape {self.shape}; a Variable keeps its shape."
             )
-        self._value = np.asarray(value, dtype=self._value.dtype)
+        self._value = np.asarray(value, dtype=self.dtype)
 
     # -- reading and writing (staged inside a trace) ---------------------
     def __autograph_tensor__(self) -> Tensor:
@@ -147,12 +190,12 @@ class Variable:
 
     def _read(self) -> Any:
         if current_graph() is None:
-            return self._value
+            return self._current()
         return self.__autograph_tensor__()
 
     def _assign(self, value: Any, mode: str) -> Variable:
         if current_graph() is None:
-            self._store(value.numpy() if isinstance(value, Variable) else value, mode)
+            self._store(value._current() if isinstance(value, Variable) else value, mode)
             return self
         value_dtype = np.asarray(value).dtype if not _staged(value) else _staged_dtype(value)
         if not np.can_cast(value_dtype, self.dtype, "same_kind"):
@@ -175,7 +218,7 @@ class Variable:
 
     # -- NumPy and Python protocols --------------------------------------
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.array(self._value, dtype=dtype, copy=True if copy else None)
+        return np.array(self._current(), dtype=dtype, copy=True if copy else None)
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         inputs = tuple(_read_all(v) for v in inputs)
@@ -197,7 +240,9 @@ class Variable:
         return operator.index(self._read())
 
     def __len__(self) -> int:
-        return len(self._value)
+        if not self.shape:
+            raise TypeError("len() of a 0-d Variable")
+        return self.shape[0]
 
     def __getitem__(self, index: Any) -> Any:
         return self._read()[index]
@@ -208,7 +253,8 @@ class Variable:
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
-        return f"<Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={self._value!r}>"
+        value = "<not yet initialised>" if self._value is None else repr(self._value)
+        return f"<Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={value}>"
 
 
 def _hint(name: str) -> str:

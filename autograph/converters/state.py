@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.composites import modified_composites
 from autograph.converters.context import Context
-from autograph.source.templates import replace
+from autograph.source.templates import replace, replace_expr
 
 __all__ = [
     "StatePlan",
@@ -48,6 +49,11 @@ class StatePlan:
     still_unbound: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
 
+    @property
+    def local_names(self) -> list[str]:
+        """The carried plain names (what `nonlocal` lists); the rest are composites like `self.x`."""
+        return [name for name in self.names if name.isidentifier()]
+
 
 def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
     if not block or block[0] not in analyses.cfg.entry_of:
@@ -64,6 +70,8 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     extra = sorted((local & read_first) - set(outs))
     # an extra name unbound before the if stays local to its branch: reading it there fails as in Python
     unbound_extra = set(_unbound(node, tuple(extra), analyses))
+    # attributes and constant subscripts outlive the function: always outputs
+    outs += modified_composites(node.body + node.orelse, modified)
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
@@ -78,7 +86,7 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     else:
         modified |= activity.effects(node.test).writes
     local = modified - activity.globals
-    names = tuple(sorted(local & analyses.live_at_head(node)))
+    names = tuple(sorted(local & analyses.live_at_head(node))) + modified_composites(node.body, modified)
     unbound = _unbound(node, names, analyses)
     return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
 
@@ -101,7 +109,9 @@ def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tup
     """Carried names no binding reaches before the statement; a name its own test binds (`:=`) is bound."""
     test = getattr(node, "test", None)
     bound_by_test = analyses.activity.effects(test).writes if test is not None else frozenset()
-    return tuple(n for n in names if n not in bound_by_test and analyses.unbound(node, n))
+    return tuple(
+        n for n in names if n.isidentifier() and n not in bound_by_test and analyses.unbound(node, n)
+    )
 
 
 def _load(name: str) -> gast.Name:
@@ -123,8 +133,8 @@ def state_functions(
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
-    values = gast.Tuple(elts=[_load(n) for n in plan.names], ctx=gast.Load())
-    targets = gast.Tuple(elts=[_load(n) for n in plan.names], ctx=gast.Load())
+    values = gast.Tuple(elts=[_current_value(n, loc) for n in plan.names], ctx=gast.Load())
+    targets = gast.Tuple(elts=[_target(n, loc) for n in plan.names], ctx=gast.Load())
     code = replace(
         """
         def get_state():
@@ -138,10 +148,22 @@ def state_functions(
         set_state=set_state,
         vars_=vars_,
         values=values,
-        names=list(plan.names),
+        names=plan.local_names,
         targets=targets,
     )
     return code, _load(get_state), _load(set_state)
+
+
+def _current_value(name: str, loc: gast.AST) -> gast.expr:
+    """A plain name as is; a composite may not exist yet (set only inside the statement)."""
+    if name.isidentifier():
+        return _load(name)
+    text = gast.Constant(value=name, kind=None)
+    return replace_expr(f"ag__.value_or_undefined(lambda: {name}, text)", loc, text=text)
+
+
+def _target(name: str, loc: gast.AST) -> gast.expr:
+    return _load(name) if name.isidentifier() else replace_expr(name, loc)
 
 
 def _vars_name(ctx: Context) -> str:

@@ -23,9 +23,10 @@ import numpy as np
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
-from autograph.tracing.spec import TensorSpec
+from autograph.tracing.spec import TensorSpec, dtype_label
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
+from runtime.run_errors import note_user_line
 from runtime.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.tensor import Tensor
 
@@ -74,7 +75,11 @@ class ConcreteFunction:
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:
         """Run the graph on flat tensor inputs already known to fit."""
-        outputs = self._compiled(*inputs)
+        try:
+            outputs = self._compiled(*inputs)
+        except Exception as error:
+            note_user_line(error)
+            raise
         if self._single:
             value = outputs[0]
             if type(value) is np.ndarray and value.ndim == 0:
@@ -259,15 +264,15 @@ def _describe_part(part: Any) -> str:
 
 
 def _describe_spec(spec: TensorSpec) -> str:
-    return f"{spec.dtype.name} tensor of shape {spec.type.shape_str()}"
+    return f"{dtype_label(spec.dtype)} tensor of shape {spec.type.shape_str()}"
 
 
 def _format_in(plan: Any) -> str:
     if isinstance(plan, TensorSpec):
-        return f"{plan.dtype.name} Tensor, shape={plan.type.shape_str()}"
+        return f"{dtype_label(plan.dtype)} Tensor, shape={plan.type.shape_str()}"
     if type(plan) is Identity and is_variable(plan.ref()):
         variable = plan.ref()
-        return f"{variable.dtype.name} Variable, shape={TensorSpec(variable.shape).type.shape_str()}"
+        return f"{dtype_label(variable.dtype)} Variable, shape={TensorSpec(variable.shape).type.shape_str()}"
     return repr(_resolve(plan)) if type(plan) is tuple else repr(plan)
 
 
@@ -275,7 +280,7 @@ def _format_out(plan: Any, out_types: list) -> str:
     if isinstance(plan, Static):
         return repr(plan.value)
     out_type = out_types[plan]
-    return f"{out_type.dtype.name} Tensor, shape={out_type.shape_str()}"
+    return f"{dtype_label(out_type.dtype)} Tensor, shape={out_type.shape_str()}"
 
 
 def _format(tree: TreeDef, leaves, fmt) -> str:

@@ -227,6 +227,8 @@ class Function:
                 f"arguments of the same types and values, so its trace would never end. "
                 f"Write the recursion as a loop, or recurse only on Python values."
             )
+        if self._input_signature is not None:
+            args, kwargs = self._input_signature.inline_arguments(values, self._name), {}
         token = _ACTIVE.set(active + (entry,))
         try:
             return self._call_python(self._traceable(), args, kwargs)

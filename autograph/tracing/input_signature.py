@@ -15,7 +15,8 @@ import numpy as np
 
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
-from runtime.structure import LEAF, TreeDef, flatten
+from runtime.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.tensor import Tensor
 
 __all__ = ["InputSignature", "value_for_spec"]
 
@@ -66,17 +67,25 @@ class InputSignature:
         inputs = []
         for index, (leaf, spec) in enumerate(zip(leaves, self.specs)):
             value = value_for_spec(leaf, spec)
-            if value is None or not spec.is_compatible_with(value):
+            if value is None or not _fits(spec, value):
                 shown = leaf if value is None else value
-                what = (
-                    f"{np.asarray(shown).dtype.name} value of shape {np.shape(shown)}"
-                    if _is_array_like(shown) else f"{type(shown).__name__} value"
-                )
+                if isinstance(shown, Tensor):
+                    what = f"staged {shown.dtype.name} tensor of shape {shown.shape}"
+                elif _is_array_like(shown):
+                    what = f"{np.asarray(shown).dtype.name} value of shape {np.shape(shown)}"
+                else:
+                    what = f"{type(shown).__name__} value"
                 param = self._param_of(index)
                 reason = f"argument {param!r} is a {what}, which does not fit {spec!r}"
                 raise self._error(values, name, reason)
             inputs.append(value)
         return inputs
+
+    def inline_arguments(self, values: tuple, name: str) -> tuple:
+        """The arguments of a call recorded into another trace: checked like a call, Python
+        values converted to the spec's dtype, staged tensors passed as they are."""
+        inputs = self.inputs_for(values, name)
+        return tuple(unflatten(self.spec_tree, inputs)) + tuple(values[len(self.input_signature):])
 
     def _param_of(self, index: int) -> str:
         start = 0
@@ -110,7 +119,7 @@ def _is_array_like(value: Any) -> bool:
 
 def value_for_spec(leaf: Any, spec: TensorSpec) -> Any:
     """`leaf` as an array for `spec`: NumPy values as they are, Python values cast if they fit."""
-    if isinstance(leaf, (np.ndarray, np.generic)):
+    if isinstance(leaf, (np.ndarray, np.generic, Tensor)):
         return leaf
     if not isinstance(leaf, (bool, int, float, complex, str, list)):
         return None
@@ -121,6 +130,19 @@ def value_for_spec(leaf: Any, spec: TensorSpec) -> Any:
     if spec.dtype.kind not in _FITS.get(array.dtype.kind, ""):
         return None
     return array.astype(spec.dtype)
+
+
+def _fits(spec: TensorSpec, value: Any) -> bool:
+    """An array fits a spec by its dtype and shape; a staged tensor's unknown dims fit any."""
+    if not isinstance(value, Tensor):
+        return spec.is_compatible_with(value)
+    if value.dtype != spec.dtype:
+        return False
+    if spec.shape is None or value.shape is None:
+        return True
+    return len(spec.shape) == len(value.shape) and all(
+        d is None or v is None or d == v for d, v in zip(spec.shape, value.shape)
+    )
 
 
 def _flatten_up_to(tree: TreeDef, value: Any) -> list | None:

@@ -26,12 +26,16 @@ _P = inspect.Parameter
 class Signature:
     """Parameter names and kinds of a function, precomputed for fast binding."""
 
-    def __init__(self, signature: inspect.Signature, hints: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, signature: inspect.Signature, hints: dict[str, Any] | None = None,
+        func: Callable[..., Any] | None = None,
+    ) -> None:
         self.signature = signature
         self.params = tuple(signature.parameters.values())
         self.names = tuple(p.name for p in self.params)
         self.kinds = tuple(p.kind for p in self.params)
-        self.hints = hints or {}
+        self._hints = hints
+        self._func = func  # whose annotations `hints` resolves when first read
         plain = (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD)
         self.all_positional = all(kind in plain for kind in self.kinds)
         self.single_positional = self.all_positional and len(self.params) == 1
@@ -43,7 +47,18 @@ class Signature:
         if skip_first:
             params = list(signature.parameters.values())[1:]
             signature = signature.replace(parameters=params)
-        return cls(signature, _annotations(func))
+        return cls(signature, func=func)
+
+    @property
+    def hints(self) -> dict[str, Any]:
+        """Resolved annotations, evaluated when first read.
+
+        Only follow_type_hints needs them, and typing.get_type_hints costs more
+        than the rest of the signature.
+        """
+        if self._hints is None:
+            self._hints = {} if self._func is None else _annotations(self._func)
+        return self._hints
 
     def positions_hinted(self, annotation: Any) -> frozenset[int]:
         """Indexes of the parameters annotated with exactly `annotation`."""

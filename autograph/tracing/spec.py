@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime.types import TensorType, merge_shapes
+from runtime.types import TensorType, dtype_label, merge_shapes
 
-__all__ = ["TensorSpec"]
+__all__ = ["TensorSpec", "dtype_label"]
 
 
 class TensorSpec:
@@ -83,4 +83,5 @@ class TensorSpec:
 
     def __repr__(self) -> str:
         shape = "None" if self.shape is None else self.type.shape_str()
-        return f"TensorSpec(shape={shape}, dtype={self.dtype.name}, name={self.name!r})"
+        return f"TensorSpec(shape={shape}, dtype={dtype_label(self.dtype)}, name={self.name!r})"
+

@@ -7,6 +7,11 @@ time and its trace is kept; a body that creates a Variable at every call
 the graph would otherwise make a fresh Variable at each run. A later trace
 (another signature) may not create Variables at all. The error names the
 user's line that created the Variable.
+
+When the first trace created a Variable from a staged value, its graph holds
+the node that gives the Variable that value on the first run (and does
+nothing on later runs), so the first trace is the one kept; the second is
+made only to check that no more Variables are created.
 """
 
 from __future__ import annotations
@@ -76,17 +81,20 @@ def _user_site(frame: Any) -> Origin | None:
 
 def traced_with_variable_policy(trace: Callable[[], T], first: bool, name: str) -> T:
     """Run `trace()`, enforcing that Variables are created only by the first trace."""
+    first_result = None
     if first:
         with _created() as created:
-            result = trace()
+            first_result = trace()
         if not created:
-            return result
+            return first_result
+        if all(variable.is_initialized for variable in created):
+            first_result = None  # every Variable has its value: the second trace is the one kept
     with _created() as created, _creation_sites() as sites:
         result = trace()
     if created:
         when = "every trace" if first else "a trace after the first one"
         raise _error(f"{name} creates Variables in {when}. {MESSAGE}", sites)
-    return result
+    return result if first_result is None else first_result
 
 
 def _error(message: str, sites: list[Origin]) -> ValueError:

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["collatz", "tanh_until_small", "fizzbuzz_score", "dynamic_rnn", "add_one"]
+__all__ = [
+    "collatz",
+    "tanh_until_small",
+    "fizzbuzz_score",
+    "fizzbuzz_score_python_ints",
+    "dynamic_rnn",
+    "add_one",
+]
 
 
 def collatz(n: np.int64) -> np.int64:
@@ -25,7 +32,23 @@ def tanh_until_small(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def fizzbuzz_score(n: np.int64) -> int:
+def fizzbuzz_score(n: np.int64) -> np.int64:
+    """The staged loop's own arithmetic: int64 counter and score, as the graph computes."""
+    score = np.int64(0)
+    for i in np.arange(1, n + 1):
+        if i % 15 == 0:
+            score += 4
+        elif i % 3 == 0:
+            score += 3
+        elif i % 5 == 0:
+            score += 2
+        else:
+            score += 1
+    return score
+
+
+def fizzbuzz_score_python_ints(n: np.int64) -> int:
+    """The same count over Python ints: faster, but not int64 arithmetic (no wraparound)."""
     score = 0
     for i in range(1, int(n) + 1):
         if i % 15 == 0:

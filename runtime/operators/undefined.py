@@ -7,7 +7,9 @@ staged path can say exactly which name is missing and where.
 
 from __future__ import annotations
 
-__all__ = ["Undefined", "is_undefined"]
+from collections.abc import Callable
+
+__all__ = ["Undefined", "is_undefined", "value_or_undefined"]
 
 
 class Undefined:
@@ -43,3 +45,11 @@ for _name in (
 
 def is_undefined(value: object) -> bool:
     return isinstance(value, Undefined)
+
+
+def value_or_undefined(read: Callable[[], object], symbol_name: str) -> object:
+    """The value of a composite name like `self.total`, or Undefined when it does not exist yet."""
+    try:
+        return read()
+    except (AttributeError, KeyError, IndexError):
+        return Undefined(symbol_name)

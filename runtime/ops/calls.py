@@ -24,12 +24,14 @@ import numpy as np
 
 from runtime.errors import StagingError
 from runtime.origin import user_origin
+from runtime.tensor import Tensor
 
 __all__ = [
     "Slot", "Weak", "Span", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
 ]
 
 _PY_SCALARS = (bool, int, float, complex)
+_PY_SCALAR_TYPES = frozenset(_PY_SCALARS)  # exactly these types (subclasses take the long way)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +85,6 @@ def staging_error(message: str) -> StagingError:
 
 
 def is_staged(value: Any) -> bool:
-    from runtime.tensor import Tensor
-
     return isinstance(value, Tensor) or hasattr(value, "__autograph_tensor__")
 
 
@@ -99,6 +99,12 @@ def split_call(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[list[Any
 
 
 def _template(value: Any, inputs: list[Any]) -> Any:
+    kind = type(value)
+    if kind is Tensor:  # the common cases first: a tensor, a Python number
+        inputs.append(value)
+        return Slot(len(inputs) - 1)
+    if kind in _PY_SCALAR_TYPES:
+        return Weak(value)
     if hasattr(value, "__autograph_tensor__"):
         value = value.__autograph_tensor__()
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":

@@ -33,10 +33,18 @@ SHAPE_ARGUMENTS = frozenset({
     "num", "k", "offset", "n", "new_shape", "shape", "newshape",
 })
 
+_PY_NUMBERS = frozenset({bool, int, float, complex})
+
+
 def broadcast(*shapes: Shape, what: str = "operands") -> Shape:
     """NumPy broadcasting; None vs n is n (n != 1), None vs 1 or None is None."""
     if any(s is None for s in shapes):
         return None
+    shaped = [s for s in shapes if s]  # () broadcasts to anything: drop it
+    if not shaped:
+        return ()
+    if all(s == shaped[0] for s in shaped):
+        return tuple(shaped[0])  # equal shapes broadcast to themselves
     rank = max((len(s) for s in shapes), default=0)
     padded = [(1,) * (rank - len(s)) + tuple(s) for s in shapes]
     out: list[int | None] = []
@@ -239,6 +247,8 @@ def shape_of(item: Any) -> Shape:
     """Shape of a rule argument: a TensorType's, or NumPy's for a literal (nested tuples too)."""
     if isinstance(item, TensorType):
         return item.shape
+    if type(item) in _PY_NUMBERS:
+        return ()
     if isinstance(item, tuple) and any(isinstance(v, (TensorType, tuple)) for v in item):
         inner = broadcast(*(shape_of(v) for v in item))
         return None if inner is None else (len(item),) + inner
@@ -262,10 +272,60 @@ def elementwise_type(fn: Callable, args: tuple, kwargs: dict, output: int | None
     operands = [a for a in args if a is not None]
     operands += [v for k, v in kwargs.items() if isinstance(v, TensorType) or k == "where"]
     shape = broadcast(*(shape_of(a) for a in operands))
-    value = probe(fn, tuple(_empty(a) for a in args), {k: _empty(v) for k, v in kwargs.items()})
+    return TensorType(_elementwise_dtype(fn, args, kwargs, output), shape)
+
+
+class _Empty:
+    """Stands for a zero-size array of `dtype` in a key of `_probed_dtype`."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype: np.dtype) -> None:
+        self.dtype = dtype
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Empty and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash(self.dtype)
+
+
+def _key_part(item: Any) -> Any:
+    """What the dtype of an elementwise result depends on: an empty's dtype, or the value and its type."""
+    if isinstance(item, (TensorType, tuple)):
+        return _Empty(_empty(item).dtype)
+    return (type(item), item)
+
+
+def _elementwise_dtype(fn: Callable, args: tuple, kwargs: dict, output: int | None) -> np.dtype:
+    """The dtype `fn` gives on empties of the arguments' dtypes.
+
+    It depends only on those dtypes and on the other arguments' types and
+    values (a weak Python int may overflow an int8), so the answer is
+    remembered per such key: traces ask the same few questions again and again.
+    Errors are never remembered: each raises where it happens.
+    """
+    key = (fn, output, tuple(_key_part(a) for a in args), tuple((k, _key_part(v)) for k, v in kwargs.items()))
+    try:
+        hash(key)
+    except TypeError:  # an unhashable argument (a list): ask NumPy every time
+        return _probe_dtype(key)
+    return _probed_dtype(key)
+
+
+def _probe_dtype(key: tuple) -> np.dtype:
+    fn, output, args, kwargs = key
+    value = probe(fn, tuple(_rebuild(a) for a in args), {k: _rebuild(v) for k, v in kwargs})
     if output is not None:
         value = value[output]
-    return TensorType(np.asarray(value).dtype, shape)
+    return np.asarray(value).dtype
+
+
+_probed_dtype = functools.lru_cache(maxsize=4096)(_probe_dtype)
+
+
+def _rebuild(part: Any) -> Any:
+    return np.empty((0,), part.dtype) if type(part) is _Empty else part[1]
 
 
 @functools.cache

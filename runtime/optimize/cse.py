@@ -20,7 +20,7 @@ import numpy as np
 from runtime.graph import Graph, Node
 from runtime.ops.calls import Weak
 from runtime.ops.registry import OPS
-from runtime.optimize.rewrite import SUBGRAPHS, rewrite
+from runtime.optimize.rewrite import SUBGRAPHS, copies_as_is, rewrite, walk
 
 __all__ = ["eliminate_common_subexpressions"]
 
@@ -57,8 +57,33 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
     return key
 
 
+def _has_repeats(graph: Graph) -> bool:
+    """Whether two nodes of `graph` (not of its subgraphs) have the same key.
+
+    Nodes of the same op on the same inputs are compared by their full keys;
+    any other node's key is unique already, so its attrs are never frozen.
+    """
+    groups: dict[Any, list[Node]] = {}
+    for node in graph.nodes:
+        if node.op == "constant" or (node.inputs and node.op not in SUBGRAPHS):
+            groups.setdefault((node.op, tuple([id(i) for i in node.inputs])), []).append(node)
+    for group in groups.values():
+        if len(group) > 1:
+            keys = [key for key in (_key(n, n.inputs) for n in group) if key is not None]
+            if len(set(keys)) < len(keys):
+                return True
+    return False
+
+
 def eliminate_common_subexpressions(graph: Graph) -> Graph:
-    """`graph` with repeated pure computations computed once."""
+    """`graph` with repeated pure computations computed once.
+
+    While nothing has been merged, the copy's nodes stand one for one for
+    the original's, so a graph whose own keys are all distinct has nothing to
+    merge and is returned as it is.
+    """
+    if not any(_has_repeats(sub) for sub in walk(graph)) and copies_as_is(graph):
+        return graph
     seen: dict[int, dict[Any, Node]] = {}
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:

@@ -14,19 +14,28 @@ from __future__ import annotations
 
 from runtime.graph import Graph, Node
 from runtime.ops.registry import OPS
-from runtime.optimize.rewrite import SUBGRAPHS, rewrite, subgraphs
+from runtime.optimize.rewrite import SUBGRAPHS, copies_as_is, rewrite, subgraphs, walk
 
 __all__ = ["eliminate_dead_code", "has_effect"]
 
 _STRUCTURAL = ("input", "capture", "constant")
 
 
-def has_effect(node: Node) -> bool:
-    """Whether running `node` does something beyond computing its value."""
+def has_effect(node: Node, known: dict[Node, bool] | None = None) -> bool:
+    """Whether running `node` does something beyond computing its value.
+
+    `known` remembers the answers for cond/while nodes, so a pass that asks
+    about every nesting level reads each subgraph once.
+    """
     if node.op in _STRUCTURAL:
         return False
     if node.op in SUBGRAPHS:
-        return any(has_effect(n) for sub in subgraphs(node) for n in sub.nodes)
+        if known is None:
+            known = {}
+        answer = known.get(node)
+        if answer is None:
+            answer = known[node] = any(has_effect(n, known) for sub in subgraphs(node) for n in sub.nodes)
+        return answer
     op = OPS.get(node.op)
     return op is None or op.effectful
 
@@ -38,13 +47,17 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     """
     live: set[Node] = set()
     pruned: dict[Node, tuple[int, ...]] = {}
-    _mark(graph, live, list(graph.outputs), pruned)
+    _mark(graph, live, list(graph.outputs), pruned, {})
+    if not pruned and all(
+        node in live or node.op == "input" for sub in walk(graph) for node in sub.nodes
+    ) and copies_as_is(graph):
+        return graph  # every node is needed: the copy would be the graph itself
     return rewrite(graph, keep=live, outputs=pruned)
 
 
-def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict) -> None:
+def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict, effects: dict) -> None:
     live.update(roots)
-    live.update(n for n in graph.nodes if has_effect(n))
+    live.update(n for n in graph.nodes if has_effect(n, effects))
     readers: dict[Node, set[int]] = {}
     for node in graph.nodes:
         if node.op == "getitem" and node.inputs[0].op in SUBGRAPHS:
@@ -58,18 +71,18 @@ def _mark(graph: Graph, live: set[Node], roots: list[Node], pruned: dict) -> Non
             live.update(node.inputs)
             continue
         if node.op == "while":
-            _mark_loop(node, live, readers.get(node, set()), pruned)
+            _mark_loop(node, live, readers.get(node, set()), pruned, effects)
             continue
         kept = tuple(sorted(readers.get(node, ())))
         _note_pruning(pruned, node, kept, len(node.type))
         for sub in subgraphs(node):
-            _mark(sub, live, [sub.outputs[k] for k in kept], pruned)
+            _mark(sub, live, [sub.outputs[k] for k in kept], pruned, effects)
         live.add(node.inputs[0])
         for sub in subgraphs(node):
             live.update(c.attrs["outer"] for c in sub.captures.values() if c in live)
 
 
-def _mark_loop(node: Node, live: set[Node], read: set[int], pruned: dict) -> None:
+def _mark_loop(node: Node, live: set[Node], read: set[int], pruned: dict, effects: dict) -> None:
     """Keep the loop variables read after the loop, and those the test, effects or kept ones need.
 
     A variable the body computes but nothing needs (not read after the loop,
@@ -80,8 +93,8 @@ def _mark_loop(node: Node, live: set[Node], read: set[int], pruned: dict) -> Non
     needed = set(read)
     while True:
         trial: set[Node] = set()
-        _mark(test, trial, list(test.outputs), pruned)
-        _mark(body, trial, [body.outputs[k] for k in sorted(needed)], pruned)
+        _mark(test, trial, list(test.outputs), pruned, effects)
+        _mark(body, trial, [body.outputs[k] for k in sorted(needed)], pruned, effects)
         more = {k for k in range(len(body.inputs)) if body.inputs[k] in trial or test.inputs[k] in trial}
         if more <= needed:
             break

@@ -20,7 +20,7 @@ import numpy as np
 
 from runtime.graph import Graph, Node
 from runtime.ops.registry import OPS
-from runtime.optimize.rewrite import SUBGRAPHS, rewrite
+from runtime.optimize.rewrite import SUBGRAPHS, copies_as_is, rewrite, walk
 from runtime.types import TensorType
 
 __all__ = ["fold_constants", "MAX_ELEMENTS"]
@@ -57,7 +57,15 @@ def _evaluate(node: Node, inputs: tuple[Node, ...]) -> Any:
 
 
 def fold_constants(graph: Graph) -> Graph:
-    """`graph` with pure computations on constants replaced by their values."""
+    """`graph` with pure computations on constants replaced by their values.
+
+    A graph where no node has only constant inputs has nothing to fold (a
+    node becomes a constant only by folding) and is returned as it is.
+    """
+    if not any(
+        _foldable(node, node.inputs) for sub in walk(graph) for node in sub.nodes
+    ) and copies_as_is(graph):
+        return graph
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
         if not _foldable(node, inputs):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Mapping
 from runtime.control_flow import outer_inputs
 from runtime.graph import Graph, Node
 
-__all__ = ["rewrite", "SUBGRAPHS", "subgraphs", "Hook"]
+__all__ = ["rewrite", "SUBGRAPHS", "subgraphs", "Hook", "walk", "copies_as_is"]
 
 Hook = Callable[[Node, tuple[Node, ...], Graph], "Node | None"]
 SUBGRAPHS = {"cond": ("true", "false"), "while": ("cond", "body")}
@@ -24,6 +24,44 @@ SUBGRAPHS = {"cond": ("true", "false"), "while": ("cond", "body")}
 def subgraphs(node: Node) -> list[Graph]:
     """The subgraphs a cond/while node runs (none for other nodes)."""
     return [node.attrs[key] for key in SUBGRAPHS.get(node.op, ())]
+
+
+def walk(graph: Graph) -> list[Graph]:
+    """`graph`, then every cond/while subgraph nested in it (at any depth)."""
+    graphs = [graph]
+    for sub in graphs:  # grows while it is read: each subgraph is visited in turn
+        for node in sub.nodes:
+            keys = SUBGRAPHS.get(node.op)
+            if keys is not None:
+                graphs.extend(node.attrs[key] for key in keys)
+    return graphs
+
+
+def copies_as_is(graph: Graph) -> bool:
+    """Whether `rewrite` without a hook, `keep` or `outputs` would rebuild `graph` node for node.
+
+    It would not if some graph is still open, a subgraph captures a constant
+    (the copy holds the constant itself), or a cond/while node's inputs are not
+    the ones the copy recomputes from its subgraphs' captures. Passes with
+    nothing to change return such a graph as it is instead of copying it.
+    """
+    if graph.parent is not None:
+        return False
+    for sub in walk(graph):
+        if not sub.finished:
+            return False
+        for node in sub.nodes:
+            if node.op == "capture" and node.attrs["outer"].op == "constant":
+                return False
+            if node.op in SUBGRAPHS and not _inputs_current(node):
+                return False
+    return True
+
+
+def _inputs_current(node: Node) -> bool:
+    subs = subgraphs(node)
+    count = 1 if node.op == "cond" else len(node.attrs["body"].inputs)
+    return node.inputs == node.inputs[:count] + tuple(outer_inputs(subs))
 
 
 def rewrite(

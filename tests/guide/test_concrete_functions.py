@@ -25,7 +25,7 @@ def test_get_concrete_function_then_call(capsys):
     print(double_strings(a=np.str_("b")))
     assert capsys.readouterr().out == (
         "Obtaining concrete trace\n"
-        'Tracing with Tensor("a:0", shape=(), dtype=str32)\n'
+        'Tracing with Tensor("a:0", shape=(), dtype=string)\n'
         "Executing traced function\n"
         "aa\n"
         "bb\n"
@@ -44,9 +44,9 @@ def test_printing_a_concrete_function(capsys):
     assert capsys.readouterr().out.endswith(
         "ConcreteFunction double(a)\n"
         "  Args:\n"
-        "    a: str32 Tensor, shape=()\n"
+        "    a: string Tensor, shape=()\n"
         "  Returns:\n"
-        "    str64 Tensor, shape=()\n"
+        "    string Tensor, shape=()\n"
     )
 
 

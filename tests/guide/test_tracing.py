@@ -29,7 +29,7 @@ def test_each_new_type_traces_then_runs(capsys):
         "2\n\n"
         'Tracing with Tensor("a:0", shape=(), dtype=float32)\n'
         "2.2\n\n"
-        'Tracing with Tensor("a:0", shape=(), dtype=str32)\n'
+        'Tracing with Tensor("a:0", shape=(), dtype=string)\n'
         "aa\n\n"
     )
     # The same type again reuses the trace: no "Tracing with".
@@ -48,7 +48,7 @@ def test_pretty_printed_concrete_signatures():
         "\n"
         "double(a)\n  Args:\n    a: float32 Tensor, shape=()\n  Returns:\n    float32 Tensor, shape=()\n"
         "\n"
-        "double(a)\n  Args:\n    a: str32 Tensor, shape=()\n  Returns:\n    str64 Tensor, shape=()"
+        "double(a)\n  Args:\n    a: string Tensor, shape=()\n  Returns:\n    string Tensor, shape=()"
     )
 
 

@@ -49,6 +49,19 @@ def test_folding_goes_inside_branches_through_captured_constants():
     assert "multiply" not in ops(branch)
 
 
+def test_passes_with_nothing_to_change_return_the_graph_as_is():
+    def f(x):
+        return cond(x > 0, lambda: x * 2, lambda: x + 1)
+
+    graph = build(f, (np.int64, ()))
+    assert fold_constants(graph) is graph
+    assert eliminate_common_subexpressions(graph) is graph
+    assert eliminate_dead_code(graph) is graph
+    assert optimize(graph) is graph
+    dead = build(lambda x: (x * 2, x)[1], (np.int64, ()))
+    assert eliminate_dead_code(dead) is not dead
+
+
 def test_cse_merges_repeated_pure_nodes():
     graph = build(lambda x: (x * 2) + (x * 2), (np.int64, ()))
     merged = eliminate_common_subexpressions(graph).verify()

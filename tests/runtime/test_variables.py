@@ -114,13 +114,22 @@ def test_creation_scope_collects_variables():
     assert outer == [a, b] and inner == [b]
 
 
-def test_variable_created_in_a_trace_needs_a_concrete_value():
-    def f(x):
-        Variable(np.zeros(2))
-        return Variable(x)
+def test_a_variable_from_a_staged_value_is_set_by_the_graph_once():
+    made = []
 
-    with pytest.raises(StagingError, match="concrete value"):
-        build(f, (np.float64, ()))
+    def f(x):
+        made.append(Variable(x * 2))
+        return made[0].assign_add(x).read_value()
+
+    graph = build(f, (np.float64, ()))
+    assert [n.op for n in graph.nodes if "variable" in n.op] == [
+        "initialize_variable", "assign_variable", "read_variable"]
+    assert not made[0].is_initialized
+    run = compile_graph(graph)
+    assert run(np.float64(1.0))[0] == 3.0  # initialised to 2, then 1 added
+    assert made[0].is_initialized
+    assert run(np.float64(10.0))[0] == 13.0  # the initial value is not taken again
+    assert interpret(graph, np.float64(1.0))[0] == 14.0
 
 
 def test_assigning_an_incompatible_dtype_is_a_staging_error():
@@ -150,3 +159,4 @@ def test_a_returned_variable_value_is_a_copy():
     out = compile_graph(build(lambda x: (v.read_value(), x), (np.int64, ())))(np.int64(0))[0]
     out += 1
     np.testing.assert_array_equal(v.numpy(), [0.0, 0.0])
+

@@ -40,3 +40,12 @@ def test_equality_and_hash():
     assert TensorSpec([1], np.int32) == TensorSpec((1,), "int32")
     assert len({TensorSpec([1]), TensorSpec([1]), TensorSpec([2])}) == 2
     assert TensorSpec.from_value(np.zeros((2,), np.int8)) == TensorSpec([2], np.int8)
+
+
+def test_text_dtypes_print_as_string_and_bytes_whatever_their_length():
+    from autograph.tracing.spec import dtype_label
+
+    assert dtype_label(np.dtype("<U3")) == "string"
+    assert dtype_label(np.dtype("S7")) == "bytes"
+    assert dtype_label(np.dtype(np.float32)) == "float32"
+    assert "dtype=string," in repr(TensorSpec((), np.dtype("<U5")))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from runtime.errors import StagingError
 from runtime.ops.shapes import (
     broadcast,
+    elementwise_type,
     matmul_shape,
     normalize_axes,
     probe_type,
@@ -27,6 +28,8 @@ def test_broadcast_unknown_dims():
     assert broadcast((), (None, 3)) == (None, 3)
     assert broadcast((3,), None) is None
     assert broadcast() == ()
+    assert broadcast((2, None), (), (2, None)) == (2, None)  # equal shapes, scalars aside
+    assert broadcast((), ()) == ()
     with pytest.raises(StagingError, match=r"shapes \(2,\) \(3,\)"):
         broadcast((2,), (3,))
 
@@ -94,3 +97,15 @@ def test_probe_type_marks_moving_dims_unknown():
     assert probe_type(np.diagonal, (t,), {}) == TensorType(np.float32, (None,))
     assert probe_type(np.tile, (t, (2, 1)), {}) == TensorType(np.float32, (None, 4))
     assert probe_type(np.sum, (TensorType(np.int8, None),), {}).shape is None
+
+
+def test_elementwise_dtype_is_the_same_when_asked_again():
+    """Answers are remembered per dtypes and Python values; errors raise every time."""
+    int8 = TensorType(np.int8, (3,))
+    for _ in range(2):
+        assert elementwise_type(np.add, (int8, 1), {}) == TensorType(np.int8, (3,))
+        assert elementwise_type(np.add, (int8, 1.5), {}).dtype == np.float64
+        assert elementwise_type(np.add, (int8, True), {}).dtype == np.int8
+        assert elementwise_type(np.add, (int8, (1, 2, 3)), {}).dtype == np.add(np.int8([1, 2, 3]), (1, 2, 3)).dtype
+        with pytest.raises(OverflowError, match="1000"):  # define's infer makes it a StagingError
+            elementwise_type(np.add, (int8, 1000), {})

@@ -1,0 +1,87 @@
+"""Composite names: attributes and constant subscripts a block assigns (`self.total`, `s["v"]`).
+
+A staged if or loop carries them like plain names, so a value stored on an
+object inside a tensor-dependent branch or loop comes out of it as a result
+of the staged op instead of leaking a tensor of the branch's own trace:
+
+    if x > 0:                     def get_state():
+        self.total = x                return (ag__.value_or_undefined(lambda: self.total, 'self.total'),)
+                                  def set_state(vars_):
+                                      (self.total,) = vars_
+
+Only locations with a fixed meaning count: a chain of attributes and
+constant subscripts on a name that the block itself does not rebind.
+"""
+
+from __future__ import annotations
+
+import gast
+
+__all__ = ["composite_key", "modified_composites"]
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def composite_key(node: gast.AST) -> tuple[str, str] | None:
+    """(text, root name) of an attribute/constant-subscript chain on a name, else None."""
+    if isinstance(node, gast.Attribute):
+        inner = _key_or_name(node.value)
+        return None if inner is None else (f"{inner[0]}.{node.attr}", inner[1])
+    if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
+        value = node.slice.value
+        if type(value) not in (str, int):
+            return None
+        inner = _key_or_name(node.value)
+        return None if inner is None else (f"{inner[0]}[{value!r}]", inner[1])
+    return None
+
+
+def _key_or_name(node: gast.AST) -> tuple[str, str] | None:
+    if isinstance(node, gast.Name):
+        return node.id, node.id
+    return composite_key(node)
+
+
+def _targets(stmt: gast.stmt) -> list[gast.expr]:
+    if isinstance(stmt, gast.Assign):
+        return list(stmt.targets)
+    if isinstance(stmt, (gast.AugAssign, gast.AnnAssign, gast.For, gast.AsyncFor)):
+        return [stmt.target]
+    if isinstance(stmt, (gast.With, gast.AsyncWith)):
+        return [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    return []
+
+
+def _flatten(target: gast.expr) -> list[gast.expr]:
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return [leaf for elt in target.elts for leaf in _flatten(elt)]
+    if isinstance(target, gast.Starred):
+        return _flatten(target.value)
+    return [target]
+
+
+def modified_composites(stmts: list[gast.stmt], rebound: frozenset[str]) -> tuple[str, ...]:
+    """Composite names the statements assign (not inside nested scopes), outer ones first.
+
+    `rebound` are the plain names the statements bind: a chain on one of them
+    names a different object on each pass, so it is not carried.
+    """
+    found: set[str] = set()
+    stack = list(stmts)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, _SCOPES):
+            continue
+        for target in _targets(stmt):
+            for leaf in _flatten(target):
+                key = composite_key(leaf)
+                if key is not None and key[1] not in rebound:
+                    found.add(key[0])
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, field, None)
+            if type(block) is list:
+                stack.extend(block)
+        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            stack.extend(child.body)
+    return tuple(sorted(found, key=lambda key: (key.count(".") + key.count("["), key)))
