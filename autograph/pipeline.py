@@ -25,6 +25,7 @@ import gast
 
 from autograph.analysis import analyze
 from autograph.analysis.activity import Activity
+from autograph.analysis.traversal import walk
 from autograph.converters import (
     asserts,
     bindings,
@@ -111,10 +112,13 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     activity = Activity.of_function(fn)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
     captured = activity.captured | activity.nonlocals
+    converted = False
     for nested in _nested_functions(fn):
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
             convert_node(nested, settings)
-    ctx.namespace = Namespace.for_tree(fn)
+            converted = True
+    if converted:  # the nested conversions added names
+        ctx.namespace = Namespace.for_tree(fn)
     for converter in _needed_passes(fn):
         converter.transform(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
@@ -128,7 +132,7 @@ def _census(fn: gast.FunctionDef) -> set[str]:
     """What the function's tree (nested functions included) holds that some rewrite pass acts on."""
     found: set[str] = set()
     returns = 0
-    for node in gast.walk(fn):
+    for node in walk(fn):
         kind = type(node)
         if kind in _CENSUS_TYPES:
             found.add(_CENSUS_TYPES[kind])
@@ -174,7 +178,7 @@ def _needed_passes(fn: gast.FunctionDef) -> list[types.ModuleType]:
         (asserts, "assert" in found),
         (break_statements, "break" in found or "loop_else" in found),
         (continue_statements, "continue" in found),
-        (return_statements, True),
+        (return_statements, "return" in found),
         (conditional_expressions, "if_exp" in found),
         (logical_expressions, jumps or "logical" in found),
         (call_trees, True),

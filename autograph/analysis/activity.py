@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 
 import gast
 
-__all__ = ["Effects", "Activity", "bound_names", "expression_effects", "free_names"]
+from autograph.analysis.traversal import child_fields, walk
+
+__all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-_LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
 # node types the collector treats specially; every other type just visits its children
 _SPECIAL = frozenset(
     {gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.AugAssign, gast.alias}
@@ -61,7 +62,7 @@ class _Collector:
     are skipped, so the walk never descends into nested functions at all.
     """
 
-    def __init__(self, memo: dict[int, frozenset[str]] | None = None, scopes: bool = True) -> None:
+    def __init__(self, memo: dict[gast.AST, frozenset[str]] | None = None, scopes: bool = True) -> None:
         self.memo = memo
         self.scopes = scopes
         self.reads: set[str] = set()
@@ -70,6 +71,7 @@ class _Collector:
         self.captured: set[str] = set()
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
+        self.functions: list[gast.FunctionDef] = []  # defined in the walked code, in source order
 
     def visit(self, node: gast.AST) -> None:
         cls = type(node)
@@ -82,6 +84,8 @@ class _Collector:
                 self.writes.add(node.id)
             else:
                 self.writes.add(node.id)
+            return
+        if cls is gast.Constant:
             return
         if cls is gast.BoolOp or cls is gast.IfExp:
             self._conditional(node)
@@ -126,13 +130,18 @@ class _Collector:
         self.maybe_writes |= self.writes - before
 
     def _children(self, node: gast.AST) -> None:
-        for name in node._fields:
+        reads = self.reads
+        for name in child_fields(type(node)):
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, gast.AST):
+                    if type(item) is gast.Name and type(item.ctx) is gast.Load:
+                        reads.add(item.id)  # the commonest child, without a call
+                    elif isinstance(item, gast.AST):
                         self.visit(item)
-            elif isinstance(value, gast.AST) and not isinstance(value, _LEAVES):
+            elif type(value) is gast.Name and type(value.ctx) is gast.Load:
+                reads.add(value.id)
+            elif isinstance(value, gast.AST):
                 self.visit(value)
 
     def _visit_all(self, nodes: list) -> None:
@@ -141,6 +150,8 @@ class _Collector:
 
     def _definition(self, node: gast.AST) -> None:
         self.writes.add(node.name)
+        if type(node) is gast.FunctionDef:
+            self.functions.append(node)
         self._visit_all(node.decorator_list)
         if isinstance(node, gast.ClassDef):
             self._visit_all(node.bases + [k.value for k in node.keywords])
@@ -169,7 +180,7 @@ class _Collector:
             inner.visit(node.elt)
         targets: set[str] = set()
         for gen in node.generators:
-            targets |= {n.id for n in gast.walk(gen.target) if isinstance(n, gast.Name)}
+            targets |= {n.id for n in walk(gen.target) if isinstance(n, gast.Name)}
         self.reads |= inner.reads - targets
         walrus = _walrus_targets(node)
         self.writes |= walrus
@@ -180,20 +191,20 @@ class _Collector:
 def _walrus_targets(node: gast.AST) -> set[str]:
     return {
         n.target.id
-        for n in gast.walk(node)
+        for n in walk(node)
         if isinstance(n, gast.NamedExpr) and isinstance(n.target, gast.Name)
     }
 
 
-def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -> frozenset[str]:
+def free_names(scope: gast.AST, memo: dict[gast.AST, frozenset[str]] | None = None) -> frozenset[str]:
     """Names a nested function/lambda/class reads from enclosing scopes (its closure's variables).
 
     Exact for nested scopes: a name bound in an inner function does not hide
-    the same name read freely by the outer one. `memo` (by node id) serves a
-    caller that asks about the same unchanged scopes many times.
+    the same name read freely by the outer one. `memo` (keyed by the scope node,
+    which it holds) serves a caller that asks about the same unchanged scopes many times.
     """
-    if memo is not None and id(scope) in memo:
-        return memo[id(scope)]
+    if memo is not None and scope in memo:
+        return memo[scope]
     collector = _Collector(memo)
     params: set[str] = set()
     if not isinstance(scope, gast.ClassDef):
@@ -207,11 +218,11 @@ def free_names(scope: gast.AST, memo: dict[int, frozenset[str]] | None = None) -
     bound = (collector.writes | params) - declared_nonlocal - declared_global
     free = frozenset((collector.reads | declared_nonlocal) - bound - declared_global)
     if memo is not None:
-        memo[id(scope)] = free
+        memo[scope] = free
     return free
 
 
-def expression_effects(node: gast.AST | None, memo: dict[int, frozenset[str]] | None = None) -> Effects:
+def expression_effects(node: gast.AST | None, memo: dict[gast.AST, frozenset[str]] | None = None) -> Effects:
     """Effects of one expression (or a statement taken whole)."""
     if node is None:
         return _NONE
@@ -227,6 +238,26 @@ def bound_names(stmts: list[gast.AST]) -> frozenset[str]:
     for stmt in stmts:
         collector.visit(stmt)
     return frozenset(collector.writes)
+
+
+@dataclass(frozen=True)
+class ScopeNames:
+    """What one function's own scope binds and declares, and the functions defined directly in it."""
+
+    local: frozenset[str]  # bound there (parameters included), less names declared global or nonlocal
+    nonlocals: frozenset[str]
+    functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
+
+
+def scope_names(fn: gast.FunctionDef) -> ScopeNames:
+    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk."""
+    collector = _Collector(scopes=False)
+    for stmt in fn.body:
+        collector.visit(stmt)
+    args = fn.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
+    local = (collector.writes | params) - collector.globals - collector.nonlocals
+    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions))
 
 
 @dataclass

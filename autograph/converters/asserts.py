@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import Transformer
 from autograph.converters.context import Context
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
@@ -14,7 +15,7 @@ from autograph.source.templates import replace
 __all__ = ["transform"]
 
 
-class _Asserts(gast.NodeTransformer):
+class _Asserts(Transformer):
     def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
         return node
 

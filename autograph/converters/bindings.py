@@ -21,74 +21,37 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import expression_effects
+from autograph.analysis.activity import scope_names
+from autograph.analysis.traversal import statements
 from autograph.source.templates import replace
 
 __all__ = ["transform", "unresolved_nonlocals"]
 
 
-def _scope_bindings(fn: gast.FunctionDef, memo: dict) -> tuple[frozenset[str], frozenset[str]]:
-    """(names bound locally, names declared nonlocal) of one function."""
-    args = fn.args
-    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
-    declared: set[str] = set()
-    nonlocal_: set[str] = set()
-    for stmt in fn.body:
-        bound |= expression_effects(stmt, memo).writes
-    for node in _own_statements(fn.body):
-        if isinstance(node, gast.Global):
-            declared |= set(node.names)
-        elif isinstance(node, gast.Nonlocal):
-            nonlocal_ |= set(node.names)
-    return frozenset(bound - declared - nonlocal_), frozenset(nonlocal_)
-
-
 def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
     """Names declared nonlocal somewhere inside `fn` that no function from there up to `fn` binds."""
     missing: list[str] = []
-    memo: dict = {}
 
     def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        local, declared = _scope_bindings(node, memo)
-        for name in sorted(declared - outer_locals):
+        scope = scope_names(node)
+        for name in sorted(scope.nonlocals - outer_locals):
             if name not in missing:
                 missing.append(name)
-        visible = outer_locals | local | declared
-        for child in _nested_functions(node):
+        visible = outer_locals | scope.local | scope.nonlocals
+        for child in reversed(scope.functions):  # last defined first: the order the inits are written in
             visit(child, visible)
 
-    fn_locals, fn_nonlocals = _scope_bindings(fn, memo)
-    for child in _nested_functions(fn):
-        visit(child, fn_locals | fn_nonlocals)
+    top = scope_names(fn)
+    if _declared_nonlocal(fn.body) <= top.local | top.nonlocals:
+        return missing  # every declaration finds `fn`'s own binding, whatever lies between
+    for child in reversed(top.functions):
+        visit(child, top.local | top.nonlocals)
     return missing
 
 
-def _own_statements(block: list[gast.stmt]):
-    """Statements of a function's own blocks (global/nonlocal live only there)."""
-    for stmt in block:
-        yield stmt
-        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if isinstance(inner, list):
-                yield from _own_statements(inner)
-        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            yield from _own_statements(child.body)
-
-
-def _nested_functions(fn: gast.FunctionDef) -> list[gast.FunctionDef]:
-    out: list[gast.FunctionDef] = []
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, gast.FunctionDef):
-            out.append(node)
-            continue
-        if isinstance(node, (gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
-            continue
-        stack.extend(gast.iter_child_nodes(node))
-    return out
+def _declared_nonlocal(block: list[gast.stmt]) -> set[str]:
+    """Names declared nonlocal at any depth under `block`, nested functions and classes included."""
+    return {name for node in statements(block) if type(node) is gast.Nonlocal for name in node.names}
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> gast.FunctionDef:

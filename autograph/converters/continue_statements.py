@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import Transformer
 from autograph.converters.context import Context
 from autograph.converters.guards import JumpLowering, contains_jump, loops_in_order
 from autograph.source.origins import inherit_location
@@ -27,7 +28,7 @@ from autograph.source.templates import replace
 __all__ = ["transform"]
 
 
-class _Continues(gast.NodeTransformer):
+class _Continues(Transformer):
     def __init__(self, ctx: Context, fn: gast.FunctionDef) -> None:
         self.ctx = ctx
         # flag names minted outermost loop first, so the outer loop reads `continue_`

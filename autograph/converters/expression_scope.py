@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import Transformer, walk
+
 __all__ = ["ExpressionTransformer", "binds_or_suspends"]
 
 _UNSAFE = (gast.NamedExpr, gast.Yield, gast.YieldFrom, gast.Await)
@@ -16,10 +18,10 @@ _UNSAFE = (gast.NamedExpr, gast.Yield, gast.YieldFrom, gast.Await)
 
 def binds_or_suspends(nodes: list[gast.AST]) -> bool:
     """Whether moving `nodes` into a lambda would change what they do."""
-    return any(isinstance(n, _UNSAFE) for node in nodes for n in gast.walk(node))
+    return any(isinstance(n, _UNSAFE) for node in nodes for n in walk(node))
 
 
-class ExpressionTransformer(gast.NodeTransformer):
+class ExpressionTransformer(Transformer):
     def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
         return node
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.traversal import iter_children
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
@@ -47,7 +48,7 @@ def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
         current = stack.pop()
         if isinstance(current, jump):
             return True
-        for child in gast.iter_child_nodes(current):
+        for child in iter_children(current):
             if isinstance(child, _SCOPES):
                 continue
             if not into_loops and isinstance(child, _LOOPS):

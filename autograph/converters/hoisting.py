@@ -37,28 +37,22 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import expression_effects, free_names
+from autograph.analysis.activity import bound_names, free_names
 from autograph.converters.context import Context
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
 
 _BLOCKS = ("body", "orelse", "finalbody")
-_SCOPES = (
-    gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
-    gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
-)
 
 
 class _Hoister:
     """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
 
-    def __init__(self, root: gast.FunctionDef, ctx: Context) -> None:
+    def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.generated = ctx.generated
-        # free_names memoises by node id: every scope it may see is held for the memo's lifetime
-        self.memo: dict[int, frozenset[str]] = {}
-        self.scopes = [n for n in gast.walk(root) if isinstance(n, _SCOPES)]
+        self.memo: dict[gast.AST, frozenset[str]] = {}
 
     def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
         args = fn.args
@@ -70,7 +64,7 @@ class _Hoister:
             elif isinstance(stmt, gast.FunctionDef):
                 names.add(stmt.name)
             else:
-                names |= expression_effects(stmt, self.memo).writes
+                names |= bound_names([stmt])
         return frozenset(names - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
@@ -79,7 +73,7 @@ class _Hoister:
         staying = list(fn.body)
         shared: set[str] = set()
         private = self.ctx.private.get(id(fn), frozenset())
-        while True:
+        while any(isinstance(s, gast.FunctionDef) and id(s) in self.generated for s in staying):
             local = self._locals(fn, staying) - shared
             helpers = {s.name for s in staying if isinstance(s, gast.FunctionDef) and id(s) in self.generated}
             movable = []
@@ -199,7 +193,7 @@ def _names_tuple(node: gast.expr | None) -> bool:
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow, then merge
     the state functions that became identical neighbours."""
-    node.body = _Hoister(node, ctx).block(node.body)
+    node.body = _Hoister(ctx).block(node.body)
     merger = _StateMerger(ctx.generated)
     node.body = merger.block(node.body)
     merger.rename(node)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import Activity
+from autograph.analysis.traversal import Transformer
 from autograph.converters.context import Context
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
@@ -18,7 +19,7 @@ from autograph.source.templates import replace
 __all__ = ["transform"]
 
 
-class _Appends(gast.NodeTransformer):
+class _Appends(Transformer):
     def __init__(self, local_names: frozenset[str]) -> None:
         self.local_names = local_names
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
 from autograph.converters.guards import JumpLowering, without
 from autograph.source.origins import inherit_location
@@ -68,7 +69,7 @@ def _returns(node: gast.FunctionDef) -> int:
         if isinstance(stmt, gast.Return):
             count += 1
         elif not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            stack.extend(c for c in gast.iter_child_nodes(stmt) if isinstance(c, (gast.stmt, gast.excepthandler, gast.match_case)))
+            stack.extend(c for c in iter_children(stmt) if isinstance(c, (gast.stmt, gast.excepthandler, gast.match_case)))
     return count
 
 

@@ -17,6 +17,7 @@ import gast
 
 from autograph.analysis import Analyses
 from autograph.analysis.composites import modified_composites
+from autograph.analysis.traversal import statements
 from autograph.converters.context import Context
 from autograph.source.templates import replace, replace_expr
 
@@ -94,10 +95,12 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
 def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
     """Initialised names that may be unbound after `node` (not those a `del` inside it may unbind:
     reading them to check would itself fail)."""
+    if not unbound:
+        return ()
     after = analyses.cfg.join_of[node]
     deleted = {
         t.id
-        for n in gast.walk(node)
+        for n in statements([node])
         if isinstance(n, gast.Delete)
         for t in n.targets
         if isinstance(t, gast.Name)

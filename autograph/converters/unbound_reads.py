@@ -17,6 +17,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.traversal import Transformer
 
 __all__ = ["check_reads"]
 
@@ -60,7 +61,7 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
             setattr(stmt, field, [wrap.visit(v) if isinstance(v, gast.AST) else v for v in value])
 
 
-class _Wrap(gast.NodeTransformer):
+class _Wrap(Transformer):
     def __init__(self, names: set[str]) -> None:
         self.names = names
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
 
 __all__ = ["check", "own_nodes", "is_generator"]
@@ -23,7 +24,7 @@ def own_nodes(fn: gast.AST):
         node = stack.pop()
         yield node
         if not isinstance(node, _SCOPES):
-            stack.extend(gast.iter_child_nodes(node))
+            stack.extend(iter_children(node))
 
 
 def is_generator(fn: gast.AST) -> bool:

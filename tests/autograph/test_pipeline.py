@@ -142,4 +142,6 @@ def test_a_plain_function_skips_the_passes_with_nothing_to_do():
     from autograph import pipeline
 
     fn = gast.parse("def f(x):\n    return x + 1\n").body[0]
-    assert pipeline._needed_passes(fn) == [pipeline.return_statements, pipeline.call_trees]
+    assert pipeline._needed_passes(fn) == [pipeline.call_trees]
+    early = gast.parse("def f(x):\n    if x:\n        return 1\n    return x + 1\n").body[0]
+    assert pipeline._needed_passes(early) == [pipeline.return_statements, pipeline.logical_expressions, pipeline.call_trees]

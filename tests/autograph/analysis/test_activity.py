@@ -2,7 +2,13 @@
 
 import gast
 
-from autograph.analysis.activity import Activity, bound_names, expression_effects, free_names
+from autograph.analysis.activity import (
+    Activity,
+    bound_names,
+    expression_effects,
+    free_names,
+    scope_names,
+)
 
 
 def fn(source: str) -> gast.FunctionDef:
@@ -77,3 +83,26 @@ def test_bound_names_match_effects_without_entering_nested_scopes():
     assert bound_names(f.body) == {"b", "g", "h", "ys", "e", "i", "j"}
     for stmt in f.body:
         assert bound_names([stmt]) == expression_effects(stmt).writes
+
+
+def test_scope_names_agree_with_activity_and_list_direct_functions():
+    f = fn(
+        "def f(a, *rest):\n"
+        "    global G\n"
+        "    nonlocal n\n"
+        "    G = n = b = 1\n"
+        "    def g():\n"
+        "        def inner():\n"
+        "            pass\n"
+        "    class C:\n"
+        "        def method(self):\n"
+        "            pass\n"
+        "    if a:\n"
+        "        def h():\n"
+        "            pass\n"
+    )
+    scope = scope_names(f)
+    activity = Activity.of_function(f)
+    assert scope.local == activity.local_names() == {"a", "rest", "b", "g", "C", "h"}
+    assert scope.nonlocals == activity.nonlocals == {"n"}
+    assert [d.name for d in scope.functions] == ["g", "h"]

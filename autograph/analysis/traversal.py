@@ -1,0 +1,147 @@
+"""Traversal: walking and rewriting gast trees with per-class tables instead of per-node lookups.
+
+`ast.NodeVisitor` builds a method name string and looks it up for every node,
+and `ast.iter_child_nodes` asks every field of every node whether it holds a
+node. Conversion walks each function many times, so here each node class's
+child fields and each transformer class's method for a node class are found
+once and kept in a table:
+
+    for node in walk(fn):             # like gast.walk, in the same order
+        ...
+    class _Calls(Transformer):        # like gast.NodeTransformer
+        def visit_Call(self, node): ...
+
+Expression contexts and operators (`Load`, `Add`, `Not`, ...) are leaves with
+nothing to rewrite and are never yielded or visited: they are read through
+their parent (`node.op`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from collections.abc import Iterator
+
+import gast
+
+__all__ = ["Transformer", "child_fields", "iter_children", "statements", "walk"]
+
+# fields that never hold a statement or expression: operators, contexts and plain strings or numbers
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "module", "level", "conversion", "is_async", "simple"}
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of node class `cls` that may hold child nodes (in `_fields` order)."""
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    return fields
+
+
+def iter_children(node: gast.AST) -> Iterator[gast.AST]:
+    """The child nodes of `node` in field order, as `gast.iter_child_nodes` less contexts and operators."""
+    for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        value = getattr(node, name, None)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+        elif isinstance(value, ast.AST):
+            yield value
+
+
+def walk(node: gast.AST) -> Iterator[gast.AST]:
+    """`node` and every node under it, breadth first as `gast.walk`, less contexts and operators."""
+    todo = deque([node])
+    pop, push = todo.popleft, todo.append
+    while todo:
+        node = pop()
+        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        push(item)
+            elif isinstance(value, ast.AST):
+                push(value)
+        yield node
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(block: list[gast.AST]) -> Iterator[gast.AST]:
+    """Every statement of `block` and of the blocks nested in it, nested functions and classes included
+    (with the except handlers and match cases holding them), in no particular order.
+
+    Statements live only in statement blocks, so expressions are never entered.
+    """
+    stack = list(block)
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in _BLOCKS:
+            inner = getattr(node, field, None)
+            if type(inner) is list:
+                stack.extend(inner)
+
+
+class Transformer(gast.NodeTransformer):
+    """`gast.NodeTransformer` with the same results, its `visit_<Class>` methods found once per class.
+
+    Subclasses define `visit_<Class>` methods and call `generic_visit` as
+    usual; a method may return a node, a list of nodes (in a list field) or
+    None (to remove the node).
+    """
+
+    _methods: dict[type, object]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods = {}
+
+    def visit(self, node: gast.AST) -> object:
+        method = self._methods.get(type(node))
+        if method is None:
+            method = self._method(type(node))
+        return method(self, node)
+
+    @classmethod
+    def _method(cls, node_class: type) -> object:
+        method = getattr(cls, "visit_" + node_class.__name__, None)
+        if method is None or method is ast.NodeVisitor.visit_Constant:
+            # NodeVisitor.visit_Constant only serves the deprecated visit_Num/visit_Str names
+            method = cls.generic_visit
+        cls._methods[node_class] = method
+        return method
+
+    def generic_visit(self, node: gast.AST) -> gast.AST:
+        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                if value:
+                    self._visit_list(value)
+            elif isinstance(value, ast.AST):
+                new = self.visit(value)
+                if new is None:
+                    delattr(node, name)
+                elif new is not value:
+                    setattr(node, name, new)
+        return node
+
+    def _visit_list(self, values: list) -> None:
+        """Visit each node of a list field in place; a visit may drop a node or return several."""
+        out = []
+        for value in values:
+            if isinstance(value, ast.AST):
+                value = self.visit(value)
+                if value is None:
+                    continue
+                if not isinstance(value, ast.AST):
+                    out.extend(value)
+                    continue
+            out.append(value)
+        values[:] = out

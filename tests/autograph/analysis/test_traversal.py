@@ -1,0 +1,85 @@
+"""traversal: the table-driven walks agree with gast's own, less contexts and operators."""
+
+import ast
+
+import gast
+
+from autograph.analysis.traversal import Transformer, iter_children, statements, walk
+
+SOURCE = """
+def f(x, *args, k=1, **kw):
+    '''doc'''
+    y = [i * 2 for i in range(x) if i % 2] + (lambda q: q + x)(3)
+    if not x < y <= 3 and x:
+        del y
+    for a, b in zip(args, args):
+        with open(a) as h:
+            try:
+                z = f(b)[::2]
+            except (ValueError, KeyError) as e:
+                raise RuntimeError(f"{e!r:>4}") from e
+            finally:
+                x += 1
+    class C(object):
+        def m(self):
+            nonlocal x
+            global g
+            return -x
+    match x:
+        case [1, *rest] if rest:
+            pass
+        case {"k": v, **others}:
+            pass
+    return z
+"""
+
+_LEAVES = (gast.expr_context, gast.boolop, gast.operator, gast.unaryop, gast.cmpop)
+
+
+def tree():
+    return gast.parse(SOURCE).body[0]
+
+
+def test_walk_is_gast_walk_without_leaves():
+    fn = tree()
+    expected = [n for n in gast.walk(fn) if not isinstance(n, _LEAVES)]
+    assert list(walk(fn)) == expected
+
+
+def test_iter_children_is_iter_child_nodes_without_leaves():
+    for node in gast.walk(tree()):
+        expected = [c for c in gast.iter_child_nodes(node) if not isinstance(c, _LEAVES)]
+        assert list(iter_children(node)) == expected
+
+
+def test_statements_are_every_statement_at_any_depth():
+    fn = tree()
+    expected = {id(n) for n in gast.walk(fn) if isinstance(n, (gast.stmt, gast.excepthandler, gast.match_case))}
+    assert {id(n) for n in statements(fn.body)} | {id(fn)} == expected
+
+
+class _Renames(Transformer):
+    """Renames names, drops `pass`, splits `del` into two statements."""
+
+    def visit_Name(self, node):
+        return gast.Name(id=node.id.upper(), ctx=node.ctx, annotation=None, type_comment=None)
+
+    def visit_Pass(self, node):
+        return None
+
+    def visit_Delete(self, node):
+        self.generic_visit(node)
+        return [node, gast.Expr(value=gast.Constant(value=None, kind=None))]
+
+
+class _PlainRenames(gast.NodeTransformer):
+    visit_Name = _Renames.visit_Name
+    visit_Pass = _Renames.visit_Pass
+    visit_Delete = _Renames.visit_Delete
+
+
+def test_transformer_rewrites_like_node_transformer():
+    ours, theirs = tree(), tree()
+    _Renames().visit(ours)
+    _PlainRenames().visit(theirs)
+    assert ast.dump(gast.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(theirs))
