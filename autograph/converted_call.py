@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import types
 import weakref
+from collections.abc import Callable
 
 from runtime.errors import ConversionError
 from runtime.operators.builtins import OVERRIDES
@@ -31,7 +32,8 @@ _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable
 # function -> what to call instead (its conversion, or itself)
 _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # the same, for the hot path: id(function) -> (weak reference to it, target); see _remember
-_FAST: dict[int, tuple[weakref.ref, object]] = {}
+# (a builtin cannot be weakly referenced: `_kept` stands in for builtins that live forever)
+_FAST: dict[int, tuple[Callable[[], object], object]] = {}
 
 
 def is_convertible(func: object) -> bool:
@@ -104,6 +106,7 @@ def _slow_target(f: object) -> object:
     except TypeError:  # unhashable callable
         override = None
     if override is not None:
+        _FAST[id(f)] = (_kept(f), override)  # OVERRIDES holds `f`: its id is never reused
         return override
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
         if getattr(f, DO_NOT_CONVERT, False):
@@ -111,4 +114,11 @@ def _slow_target(f: object) -> object:
         return (_target(f.__func__), f.__self__)
     if isinstance(f, types.FunctionType):
         return _target(f)
+    if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
+        _FAST[id(f)] = (_kept(f), f)  # math.sqrt and the like live as long as their module
     return f
+
+
+def _kept(value: object) -> Callable[[], object]:
+    """Stands for a weak reference in `_FAST`, for objects that are never freed (builtins cannot be weakly referenced)."""
+    return lambda: value

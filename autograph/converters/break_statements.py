@@ -4,7 +4,7 @@
         if x < 0:                     for x in xs:                 # extra test: not break_
             break            ->           if x < 0:
         total += x                            break_ = True
-    else:                                 if not break_:
+    else:                                 else:
         total = -1                            total += x
                                       if not break_:
                                           total = -1
@@ -54,7 +54,7 @@ class _Breaks(Transformer):
         if not any(contains_jump(s, gast.Break, into_loops=False) for s in node.body):
             return [node, *orelse]
         flag = self.flags.get(node) or self.ctx.namespace.new("break_")
-        lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx))
+        lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx), rest_into_else=True)
         node.body = lowering.block(node.body)
         if isinstance(node, gast.While):
             node.test = replace_expr("not flag and test", flag=flag, test=node.test)

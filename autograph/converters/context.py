@@ -52,6 +52,8 @@ class Context:
     # id -> helper function control flow generated (hoisting may move them); holding the
     # node keeps its id from being reused by another node while the function converts
     generated: dict[int, gast.FunctionDef] = field(default_factory=dict)
+    # id of a generated helper -> names it must keep local (hoisting may make the others nonlocal)
+    private: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

@@ -2,10 +2,17 @@
 
     for x in xs:                  for x in xs:
         if x < 0:                     continue_ = False
-            continue       ->         if x < 0:
-        total += x                        continue_ = True
+            if x < -5:                if x < 0:
+                continue   ->             if x < -5:
+            total -= 1                        continue_ = True
+        total += x                        else:
+                                              total -= 1
                                       if not continue_:
                                           total += x
+
+Code after an `if` that ends in `continue` moves into its `else:` (no guard);
+flag stores nothing reads are dropped after analysis, so a plain
+`if x < 0: continue` leaves `if x < 0: pass / else: total += x`.
 """
 
 from __future__ import annotations
@@ -54,7 +61,7 @@ class _Continues(Transformer):
             self.ctx.flag_stores.extend(new)
             return new
 
-        lowering = JumpLowering(gast.Continue, flag, set_flag)
+        lowering = JumpLowering(gast.Continue, flag, set_flag, rest_into_else=True)
         reset = replace("flag = False", flag=flag)
         inherit_location(reset, node.body[0])
         self.ctx.flag_stores.extend(reset)

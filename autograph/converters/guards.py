@@ -9,6 +9,15 @@
 
 The jump statement becomes whatever the converter says (`break_ = True`);
 the statements after anything that may jump run under `if not <flag>:`.
+With `rest_into_else`, an `if` whose body ends in the jump takes them into
+its `else:` instead (and one whose `else:` ends in it, into its body), which
+needs no flag test (see `_if_ending_in_jump`):
+
+    for x in xs:                    for x in xs:
+        if x < 0:                       if x < 0:
+            continue         ->             continue_ = True   # dead: dropped later
+        total += x                      else:
+                                            total += x
 """
 
 from __future__ import annotations
@@ -77,6 +86,7 @@ class JumpLowering:
     into_loops: bool = False
     on_loop: Callable[[gast.stmt], None] | None = None
     guards: int = 0  # how many `if not flag` guards were made
+    rest_into_else: bool = False
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         """The block with its jumps lowered and the code after them guarded."""
@@ -88,6 +98,14 @@ class JumpLowering:
             if not contains_jump(stmt, self.jump, self.into_loops):
                 out.append(stmt)
                 continue
+            if self.rest_into_else and self._if_ending_in_jump(stmt):
+                rest = stmts[index + 1 :]
+                if isinstance(stmt.body[-1], self.jump):
+                    stmt.body, stmt.orelse = self.block(stmt.body), self.block(stmt.orelse + rest)
+                else:
+                    stmt.body, stmt.orelse = self.block(stmt.body + rest), self.block(stmt.orelse)
+                out.append(stmt)
+                return out
             self._lower_nested(stmt)
             out.append(stmt)
             rest = stmts[index + 1 :]
@@ -95,6 +113,12 @@ class JumpLowering:
                 out.extend(self.guard(self.block(rest)))
             return out
         return out
+
+    def _if_ending_in_jump(self, stmt: gast.stmt) -> bool:
+        """An `if` one of whose branches jumps at its end: what follows it runs only on the other."""
+        return isinstance(stmt, gast.If) and (
+            isinstance(stmt.body[-1], self.jump) or (bool(stmt.orelse) and isinstance(stmt.orelse[-1], self.jump))
+        )
 
     def guard(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         if not stmts:

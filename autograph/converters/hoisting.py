@@ -12,6 +12,25 @@ A helper moves up one generated function at a time, and only when none of
 its free names is a local of the function it leaves, so it closes over the
 very same cells; defining it once instead of once per iteration is what keeps
 converted loops fast in Python mode.
+
+When a local of a loop body or branch function is what holds a helper back,
+that local is shared instead: declared `nonlocal` (a parameter becomes
+`i = itr`), so it lives in the enclosing function, as it does in the
+original code, where Python scopes are per function:
+
+    def loop_body(i):                      def if_body():
+        def if_body():                         nonlocal total
+            nonlocal total          ->         total += i
+            total += i                     def loop_body(itr):
+        ag__.if_stmt(...)                      nonlocal i
+                                               i = itr
+                                               ag__.if_stmt(...)
+
+Sharing is exact: such a local is not live where its function starts (a
+loop body's non-carried names are dead at the loop head; a branch's are
+dead after the if), so every read in one call sees a write of that same
+call. A branch's `private` names (read first while unbound) stay local.
+The `bindings` pass then binds each shared name in the user's function.
 """
 
 from __future__ import annotations
@@ -20,6 +39,7 @@ import gast
 
 from autograph.analysis.activity import bound_names, free_names
 from autograph.converters.context import Context
+from autograph.source.templates import replace
 
 __all__ = ["transform"]
 
@@ -29,8 +49,9 @@ _BLOCKS = ("body", "orelse", "finalbody")
 class _Hoister:
     """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
 
-    def __init__(self, generated: dict[int, gast.FunctionDef]) -> None:
-        self.generated = generated
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = {}
 
     def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
@@ -50,22 +71,42 @@ class _Hoister:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
         moved: list[gast.FunctionDef] = []
         staying = list(fn.body)
+        shared: set[str] = set()
+        private = self.ctx.private.get(id(fn), frozenset())
         while any(isinstance(s, gast.FunctionDef) and id(s) in self.generated for s in staying):
-            local = self._locals(fn, staying)
-            movable = [
-                s
-                for s in staying
-                if isinstance(s, gast.FunctionDef)
-                and id(s) in self.generated
-                and not (free_names(s, self.memo) & (local - {s.name}))
-            ]
+            local = self._locals(fn, staying) - shared
+            helpers = {s.name for s in staying if isinstance(s, gast.FunctionDef) and id(s) in self.generated}
+            movable = []
+            for s in staying:
+                if not (isinstance(s, gast.FunctionDef) and id(s) in self.generated):
+                    continue
+                held = free_names(s, self.memo) & (local - {s.name})
+                if held & (helpers | private):
+                    continue
+                shared |= held
+                local -= held
+                movable.append(s)
             if not movable:
                 break
             moved += movable
             staying = [s for s in staying if not any(s is m for m in movable)]
         if moved:
-            fn.body = staying or [gast.Pass()]
+            fn.body = self._share(fn, shared, staying) or [gast.Pass()]
         return moved
+
+    def _share(self, fn: gast.FunctionDef, names: set[str], body: list[gast.stmt]) -> list[gast.stmt]:
+        """`body` with `names` declared nonlocal; a parameter among them is bound from a fresh one."""
+        if not names:
+            return body
+        binds: list[gast.stmt] = []
+        for arg in fn.args.args:
+            if arg.id in names:
+                fresh = self.ctx.namespace.new("itr")
+                binds += replace("name = fresh", fn, name=arg.id, fresh=fresh)
+                arg.id = fresh
+        head = body[0] if body and isinstance(body[0], gast.Nonlocal) else None
+        declared = sorted(set(head.names if head else ()) | names)
+        return replace("nonlocal names", fn, names=declared) + binds + body[1 if head else 0 :]
 
     def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -87,7 +128,73 @@ class _Hoister:
         return out
 
 
+class _StateMerger:
+    """Keeps one get_state/set_state pair per carried tuple of names in a block.
+
+    Once hoisted, statements carrying the same names often leave identical
+    pairs side by side; the first one serves them all. Both are defined in
+    the same block, the kept one first, so it is visible wherever the other was.
+    """
+
+    def __init__(self, generated: dict[int, gast.FunctionDef]) -> None:
+        self.generated = generated
+        self.renames: dict[str, str] = {}
+
+    def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        kept: dict[tuple, str] = {}
+        out: list[gast.stmt] = []
+        for stmt in block:
+            key = self._key(stmt)
+            if key is not None and key in kept:
+                self.renames[stmt.name] = kept[key]
+                continue
+            if key is not None:
+                kept[key] = stmt.name
+            if isinstance(stmt, gast.FunctionDef) and id(stmt) not in self.generated:
+                out.append(stmt)  # the user's nested functions were converted on their own
+                continue
+            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
+                for field in _BLOCKS:
+                    inner = getattr(stmt, field, None)
+                    if inner:
+                        setattr(stmt, field, self.block(inner))
+                for handler in getattr(stmt, "handlers", ()):
+                    handler.body = self.block(handler.body)
+            out.append(stmt)
+        return out
+
+    def _key(self, stmt: gast.stmt) -> tuple | None:
+        """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself."""
+        if not isinstance(stmt, gast.FunctionDef) or id(stmt) not in self.generated:
+            return None
+        params = tuple(a.id for a in stmt.args.args)
+        last = stmt.body[-1]
+        if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
+            return ("get", gast.dump(last.value))
+        if len(params) == 1 and isinstance(last, gast.Assign) and _names_tuple(last.targets[0]):
+            value = last.value
+            if isinstance(value, gast.Name) and value.id == params[0]:
+                return ("set", params, gast.dump(last.targets[0]))
+        return None
+
+    def rename(self, root: gast.FunctionDef) -> None:
+        if not self.renames:
+            return
+        for node in gast.walk(root):
+            if isinstance(node, gast.Name):
+                while node.id in self.renames:
+                    node.id = self.renames[node.id]
+
+
+def _names_tuple(node: gast.expr | None) -> bool:
+    return isinstance(node, gast.Tuple) and all(isinstance(e, gast.Name) for e in node.elts)
+
+
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
-    """Hoist the helpers control_flow generated as far up as their free names allow."""
-    node.body = _Hoister(ctx.generated).block(node.body)
+    """Hoist the helpers control_flow generated as far up as their free names allow, then merge
+    the state functions that became identical neighbours."""
+    node.body = _Hoister(ctx).block(node.body)
+    merger = _StateMerger(ctx.generated)
+    node.body = merger.block(node.body)
+    merger.rename(node)
     return node

@@ -38,7 +38,9 @@ class StatePlan:
 
     `unbound`: names no binding reaches before the statement (initialised with
     Undefined); `still_unbound`: those of them that may stay unbound after it
-    (unbound again when they do, so a later read fails as in Python).
+    (unbound again when they do, so a later read fails as in Python);
+    `private`: names an if's branch functions must keep local (read first in
+    a branch while unbound before the if, so that the read fails as in Python).
     """
 
     names: tuple[str, ...]
@@ -46,6 +48,7 @@ class StatePlan:
     unbound: tuple[str, ...]
     globals: tuple[str, ...]
     still_unbound: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
 
     @property
     def local_names(self) -> list[str]:
@@ -72,7 +75,8 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     outs += modified_composites(node.body + node.orelse, modified)
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
-    return StatePlan(names, len(outs), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
+    globals_ = tuple(sorted(modified & activity.globals))
+    return StatePlan(names, len(outs), unbound, globals_, _still(node, unbound, analyses), tuple(sorted(unbound_extra)))
 
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:

@@ -21,7 +21,13 @@ __all__ = ["OVERRIDES", "len_", "range_", "abs_", "int_", "float_", "bool_", "mi
            "enumerate_", "zip_"]
 
 
+# Values of these exact types are never staged: Python mode answers without asking a backend.
+_PYTHON_VALUES = frozenset({int, float, bool, complex, str, bytes, type(None), list, tuple, dict, set, range})
+
+
 def _staged(value: object) -> bool:
+    if type(value) in _PYTHON_VALUES:
+        return False
     backend = get_backend(value)
     return (
         backend.is_staged(value)
@@ -30,8 +36,18 @@ def _staged(value: object) -> bool:
     )
 
 
+def _any_staged(values: tuple) -> bool:
+    """`any(_staged(v) for v in values)` without a generator: range() in a loop calls it often."""
+    for value in values:
+        if type(value) not in _PYTHON_VALUES and _staged(value):
+            return True
+    return False
+
+
 def len_(value: Any) -> Any:
     """len: the static first dimension when known, else the staged one."""
+    if type(value) in _PYTHON_VALUES:
+        return builtins.len(value)
     from runtime.operators.staged_lists import StagedList
 
     backend = get_backend(value)
@@ -46,11 +62,11 @@ def len_(value: Any) -> Any:
 
 def range_(*args: Any) -> Any:
     """range with a staged bound is ag.range (one staged loop)."""
-    if any(_staged(a) for a in args):
-        from runtime.ranges import range_ as staged_range
+    if not _any_staged(args):
+        return builtins.range(*args)
+    from runtime.ranges import range_ as staged_range
 
-        return staged_range(*args)
-    return builtins.range(*args)
+    return staged_range(*args)
 
 
 def abs_(value: Any) -> Any:
@@ -59,7 +75,7 @@ def abs_(value: Any) -> Any:
 
 def _cast(builtin: Callable, dtype: type) -> Callable:
     def cast(value: Any = 0, *args: Any) -> Any:
-        if not args and get_backend(value).is_staged(value):
+        if not args and type(value) not in _PYTHON_VALUES and get_backend(value).is_staged(value):
             return value if value.dtype == dtype else value.astype(dtype)
         return builtin(value, *args)
 
@@ -75,7 +91,7 @@ bool_ = _cast(builtins.bool, np.bool_)
 
 def _extreme(builtin: Callable, pairwise: Callable, reduce: Callable) -> Callable:
     def extreme(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or not any(_staged(a) for a in args):
+        if kwargs or not _any_staged(args):
             return builtin(*args, **kwargs)
         if len(args) == 1:
             return reduce(args[0], axis=0)
@@ -103,7 +119,7 @@ def enumerate_(iterable: Any, start: Any = 0) -> Any:
 
 def zip_(*iterables: Any) -> Any:
     """zip with any staged argument: iterated by one staged loop, as long as the shortest."""
-    if any(_staged(it) for it in iterables):
+    if _any_staged(iterables):
         module = _iterables()
         return module.ZipIterable([module.as_staged_iterable(it) for it in iterables])
     return builtins.zip(*iterables)

@@ -46,13 +46,16 @@ def for_stmt(
 
         staged_for(iter_, extra_test, body, get_state, set_state, names, opts)
         return
+    if extra_test is None:
+        for item in iter_:
+            body(item)
+        return
     for item in iter_:
-        if extra_test is not None:
-            keep_going = extra_test()
-            if isinstance(keep_going, Tensor):
-                from runtime.operators.staged_loops import tensor_break_in_python_loop
+        keep_going = extra_test()
+        if type(keep_going) is not bool and isinstance(keep_going, Tensor):
+            from runtime.operators.staged_loops import tensor_break_in_python_loop
 
-                raise tensor_break_in_python_loop(keep_going, names, opts)
-            if not keep_going:
-                break
+            raise tensor_break_in_python_loop(keep_going, names, opts)
+        if not keep_going:
+            break
         body(item)

@@ -10,7 +10,7 @@ __all__ = ["if_exp"]
 
 
 def if_exp(cond: object, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str) -> object:
-    if isinstance(cond, Tensor):
+    if type(cond) is not bool and isinstance(cond, Tensor):
         from runtime.operators.staged_if import staged_if_exp
 
         return staged_if_exp(cond, if_true, if_false, expr_repr)

@@ -1,7 +1,8 @@
 """and_, or_, not_: Python's short-circuit semantics; logical ops on Tensors.
 
 `a and b` becomes `ag__.and_(lambda: a, lambda: b)`: `b` is evaluated only
-when Python would evaluate it, and the result is the operand Python returns.
+when Python would evaluate it, and the result is the operand Python returns. A bool operand, the common case
+in Python mode, is recognised before any isinstance check.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ __all__ = ["and_", "or_", "not_"]
 
 def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
     left = a()
-    if isinstance(left, Tensor):
+    if type(left) is not bool and isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_and
 
         return staged_and(left, b)
@@ -24,7 +25,7 @@ def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
 
 def or_(a: Callable[[], object], b: Callable[[], object]) -> object:
     left = a()
-    if isinstance(left, Tensor):
+    if type(left) is not bool and isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_or
 
         return staged_or(left, b)
@@ -32,7 +33,7 @@ def or_(a: Callable[[], object], b: Callable[[], object]) -> object:
 
 
 def not_(a: object) -> object:
-    if isinstance(a, Tensor):
+    if type(a) is not bool and isinstance(a, Tensor):
         from runtime.operators.staged_logical import staged_not
 
         return staged_not(a)

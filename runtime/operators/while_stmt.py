@@ -30,7 +30,7 @@ def while_stmt(
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest."""
     while True:
         result = test()
-        if isinstance(result, Tensor):
+        if type(result) is not bool and isinstance(result, Tensor):
             from runtime.operators.staged_loops import staged_while
 
             staged_while(result, test, body, get_state, set_state, names, opts)

@@ -5,7 +5,7 @@ from tests.autograph.converters.conversion import assert_converts
 from tests.autograph.equivalence import assert_same
 
 
-def test_break_in_for_becomes_flag_and_guard():
+def test_break_in_for_becomes_flag_and_rest_moves_into_else():
     assert_converts(
         """
         def f(xs):
@@ -23,7 +23,7 @@ def test_break_in_for_becomes_flag_and_guard():
             for x in xs:
                 if x:
                     break_ = True
-                if not break_:
+                else:
                     y = x
             if not break_:
                 y = 0

@@ -58,7 +58,7 @@ def test_defined_before_needs_no_init_and_locals_stay_local():
                 nonlocal y
                 t = x * 2
                 y = t
-            ag__.if_stmt(x > 0, if_body, lambda: None, get_state, set_state, ('y',), 1)
+            ag__.if_stmt(x > 0, if_body, None, get_state, set_state, ('y',), 1)
             return y
         """,
         control_flow,
@@ -84,7 +84,7 @@ def test_branch_reading_and_writing_a_dead_name_carries_it_beyond_nouts():
                 nonlocal n
                 n += 1
                 print(n)
-            ag__.if_stmt(x, if_body, lambda: None, get_state, set_state, ('n',), 0)
+            ag__.if_stmt(x, if_body, None, get_state, set_state, ('n',), 0)
         """,
         control_flow,
     )
@@ -105,7 +105,7 @@ def test_global_names_declared_global_in_branches():
             def if_body():
                 global COUNT
                 COUNT = 1
-            ag__.if_stmt(x, if_body, lambda: None, lambda: (), lambda _: None, (), 0)
+            ag__.if_stmt(x, if_body, None, lambda: (), lambda _: None, (), 0)
         """,
         control_flow,
     )
@@ -125,3 +125,46 @@ def classify(x):
 def test_elif_equivalent():
     for x in (20, 5, -3):
         assert_same(classify, x)
+
+
+def test_if_with_only_pass_runs_its_else_under_not():
+    assert_converts(
+        """
+        def f(x):
+            y = 0
+            if x > 0:
+                pass
+            else:
+                y = -x
+            return y
+        """,
+        """
+        def f(x):
+            y = 0
+            def get_state():
+                return (y,)
+            def set_state(vars_):
+                nonlocal y
+                (y,) = vars_
+            def if_body():
+                nonlocal y
+                y = -x
+            ag__.if_stmt(ag__.not_(x > 0), if_body, None, get_state, set_state, ('y',), 1)
+            return y
+        """,
+        control_flow,
+    )
+
+
+def only_else(x):
+    y = 0
+    if x > 0:
+        pass
+    else:
+        y = -x
+    return y
+
+
+def test_if_with_only_pass_matches_python():
+    for x in (3, -2, 0):
+        assert_same(only_else, x)

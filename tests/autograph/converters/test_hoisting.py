@@ -1,8 +1,11 @@
 """hoisting: helpers move out of loop bodies only when their free names allow it."""
 
+import numpy as np
+
+import autograph as ag
 from autograph.converters import control_flow, hoisting
 from tests.autograph.converters.conversion import transformed
-from tests.autograph.equivalence import normalize
+from tests.autograph.equivalence import assert_same, normalize
 
 
 def test_helper_closing_over_loop_vars_moves_up():
@@ -17,7 +20,7 @@ def test_helper_closing_over_loop_vars_moves_up():
     assert lines.index("    def if_body():") < lines.index("    def loop_body():")
 
 
-def test_helper_reading_a_body_local_stays():
+def test_helper_reading_a_body_local_moves_and_shares_it():
     out = normalize(
         transformed(
             "def f(xs):\n    s = 0\n    for x in xs:\n        if x:\n            s += x\n    return s\n",
@@ -26,5 +29,46 @@ def test_helper_reading_a_body_local_stays():
         )
     )
     lines = out.splitlines()
-    assert lines.index("    def loop_body(x):") < lines.index("        def if_body():")
+    assert lines.index("    def if_body():") < lines.index("    def loop_body(itr):")
+    assert lines[lines.index("    def loop_body(itr):") + 1 :][:2] == ["        nonlocal s, x", "        x = itr"]
 
+
+def test_helper_reading_a_private_branch_local_stays():
+    # x is read first in the else branch while unbound: it must stay local to the true branch
+    source = (
+        "def f(c, d):\n    if c:\n        x = 1\n        if d:\n            x += 1\n"
+        "    else:\n        y = x\n    return 0\n"
+    )
+    lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
+    assert lines.index("    def if_body():") < lines.index("        def if_body_1():")
+    assert "nonlocal x" not in lines[lines.index("    def if_body():") + 1]
+
+
+def test_identical_state_functions_are_merged():
+    source = (
+        "def f(xs):\n    s = 0\n    for x in xs:\n        if x > 1:\n            s += x\n"
+        "        if x > 2:\n            s -= 1\n    return s\n"
+    )
+    lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
+    assert [line for line in lines if "def get_state" in line] == ["    def get_state():"]
+    assert [line for line in lines if "def set_state" in line] == ["    def set_state(vars_):"]
+    assert sum("get_state, set_state, ('s',)" in line for line in lines) == 3
+
+
+def shared_temporaries(x, n):
+    s = x * 0
+    i = 0
+    while i < n:
+        tmp = s + x
+        for j in range(3):
+            if tmp > j:
+                s = s + 1
+        i += 1
+    return s
+
+
+def test_shared_body_locals_keep_python_and_staged_results():
+    assert_same(shared_temporaries, 2.0, 5)
+    x, n = np.float32(2.0), np.int64(5)
+    assert ag.function(shared_temporaries)(x, n) == shared_temporaries(x, n)  # a staged while and cond
+    assert "nonlocal i, s, tmp" in ag.to_code(shared_temporaries)
