@@ -35,6 +35,8 @@ The `bindings` pass then binds each shared name in the user's function.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gast
 
 from autograph.analysis.activity import bound_names, free_names
@@ -118,12 +120,7 @@ class _Hoister:
                 out.append(stmt)
                 continue
             if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                for field in _BLOCKS:
-                    inner = getattr(stmt, field, None)
-                    if inner:
-                        setattr(stmt, field, self.block(inner))
-                for handler in getattr(stmt, "handlers", ()):
-                    handler.body = self.block(handler.body)
+                _rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out
 
@@ -154,12 +151,7 @@ class _StateMerger:
                 out.append(stmt)  # the user's nested functions were converted on their own
                 continue
             if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                for field in _BLOCKS:
-                    inner = getattr(stmt, field, None)
-                    if inner:
-                        setattr(stmt, field, self.block(inner))
-                for handler in getattr(stmt, "handlers", ()):
-                    handler.body = self.block(handler.body)
+                _rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out
 
@@ -198,3 +190,13 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     node.body = merger.block(node.body)
     merger.rename(node)
     return node
+
+
+def _rewrite_inner_blocks(stmt: gast.stmt, rewrite: Callable[[list], list]) -> None:
+    """Replace each statement block nested in `stmt` (bodies, else, finally, handlers) by its rewrite."""
+    for field in _BLOCKS:
+        inner = getattr(stmt, field, None)
+        if inner:
+            setattr(stmt, field, rewrite(inner))
+    for handler in getattr(stmt, "handlers", ()):
+        handler.body = rewrite(handler.body)
