@@ -21,6 +21,8 @@ __all__ = ["OVERRIDES", "len_", "range_", "abs_", "int_", "float_", "bool_", "mi
            "enumerate_", "zip_"]
 
 
+_RANGE = builtins.range
+
 # Values of these exact types are never staged: Python mode answers without asking a backend.
 _PYTHON_VALUES = frozenset({int, float, bool, complex, str, bytes, type(None), list, tuple, dict, set, range})
 
@@ -61,12 +63,17 @@ def len_(value: Any) -> Any:
 
 
 def range_(*args: Any) -> Any:
-    """range with a staged bound is ag.range (one staged loop)."""
-    if not _any_staged(args):
-        return builtins.range(*args)
-    from runtime.ranges import range_ as staged_range
+    """range with a staged bound is ag.range (one staged loop).
 
-    return staged_range(*args)
+    Int bounds, what Python-mode loops pass, take one type check each and no
+    further call: this runs once per loop, often inside another loop.
+    """
+    for arg in args:
+        if type(arg) is not int and _staged(arg):
+            from runtime.ranges import range_ as staged_range
+
+            return staged_range(*args)
+    return _RANGE(*args)
 
 
 def abs_(value: Any) -> Any:
@@ -75,7 +82,9 @@ def abs_(value: Any) -> Any:
 
 def _cast(builtin: Callable, dtype: type) -> Callable:
     def cast(value: Any = 0, *args: Any) -> Any:
-        if not args and type(value) not in _PYTHON_VALUES and get_backend(value).is_staged(value):
+        if type(value) in _PYTHON_VALUES:
+            return builtin(value, *args) if args else builtin(value)
+        if not args and get_backend(value).is_staged(value):
             return value if value.dtype == dtype else value.astype(dtype)
         return builtin(value, *args)
 

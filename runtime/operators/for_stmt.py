@@ -5,7 +5,11 @@
                                              get_state, set_state, ('s',), {'iterate_names': 'i'})
 
 `extra_test` (or None) is the loop's extra condition, e.g. `not break_` after
-a `break` was rewritten into a flag.
+a `break` was rewritten into a flag. A body whose loop stops on one flag
+returns that flag: in Python mode a False one means the extra test holds, so
+it is only called when the flag is set or is not a bool (a Tensor set by a
+staged if, which a Python loop cannot stop on). A loop that carries no names
+passes None as `get_state`/`set_state`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,7 @@ _PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, en
 
 
 def _is_staged_iterable(iterable: object) -> bool:
-    if type(iterable) in _PYTHON_ITERABLES:  # the common Python case: no attribute lookups
-        return False
+    """Not for the common Python iterables, which for_stmt recognises by type before calling this."""
     if isinstance(iterable, Tensor):
         return True
     if getattr(iterable, "__autograph_staged_iterable__", False):
@@ -34,28 +37,31 @@ def _is_staged_iterable(iterable: object) -> bool:
 def for_stmt(
     iter_: object,
     extra_test: Callable[[], object] | None,
-    body: Callable[[object], None],
-    get_state: Callable[[], tuple],
-    set_state: Callable[[tuple], None],
+    body: Callable[[object], object],
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     opts: dict,
 ) -> None:
     """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray."""
-    if _is_staged_iterable(iter_):
+    if type(iter_) not in _PYTHON_ITERABLES and _is_staged_iterable(iter_):
+        from runtime.operators.no_state import state_functions
         from runtime.operators.staged_loops import staged_for
 
-        staged_for(iter_, extra_test, body, get_state, set_state, names, opts)
+        staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
         return
     if extra_test is None:
         for item in iter_:
             body(item)
         return
+    flag = None  # what the last body returned; anything but False: ask extra_test
     for item in iter_:
-        keep_going = extra_test()
-        if type(keep_going) is not bool and isinstance(keep_going, Tensor):
-            from runtime.operators.staged_loops import tensor_break_in_python_loop
+        if flag is not False:
+            keep_going = extra_test()
+            if type(keep_going) is not bool and isinstance(keep_going, Tensor):
+                from runtime.operators.staged_loops import tensor_break_in_python_loop
 
-            raise tensor_break_in_python_loop(keep_going, names, opts)
-        if not keep_going:
-            break
-        body(item)
+                raise tensor_break_in_python_loop(keep_going, names, opts)
+            if not keep_going:
+                break
+        flag = body(item)

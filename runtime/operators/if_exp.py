@@ -10,7 +10,11 @@ __all__ = ["if_exp"]
 
 
 def if_exp(cond: object, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str) -> object:
-    if type(cond) is not bool and isinstance(cond, Tensor):
+    if cond is True:
+        return if_true()
+    if cond is False:
+        return if_false()
+    if isinstance(cond, Tensor):
         from runtime.operators.staged_if import staged_if_exp
 
         return staged_if_exp(cond, if_true, if_false, expr_repr)

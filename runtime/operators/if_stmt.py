@@ -5,8 +5,11 @@
     else:           ->     ag__.if_stmt(x > 0, if_body, else_body,
         y = -x                          get_state, set_state, ('y',), 1)
 
-An `if` without `else` passes None as `orelse`. A bool condition, the
-common case in Python mode, is recognised before any isinstance check.
+An `if` without `else` passes None as `orelse`; `if c: continue` with code
+after it (`if c: pass / else: rest` once lowered) passes None as `body`; one
+that carries no names passes None as `get_state`/`set_state`. A bool
+condition, the common case in Python mode, is recognised by identity before
+any isinstance check.
 """
 
 from __future__ import annotations
@@ -20,23 +23,31 @@ __all__ = ["if_stmt"]
 
 def if_stmt(
     cond: object,
-    body: Callable[[], None],
+    body: Callable[[], None] | None,
     orelse: Callable[[], None] | None,
-    get_state: Callable[[], tuple],
-    set_state: Callable[[tuple], None],
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     nouts: int,
 ) -> None:
     """Run `body` or `orelse`; a Tensor `cond` stages both as one cond."""
-    if type(cond) is not bool and isinstance(cond, Tensor):
+    if cond is True:
+        if body is not None:
+            body()
+    elif cond is False:
+        if orelse is not None:
+            orelse()
+    elif isinstance(cond, Tensor):
+        from runtime.operators.no_state import state_functions
         from runtime.operators.staged_if import staged_if
 
-        staged_if(cond, body, orelse or _nothing, get_state, set_state, names, nouts)
+        staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
     elif cond:
-        body()
+        if body is not None:
+            body()
     elif orelse is not None:
         orelse()
 
 
 def _nothing() -> None:
-    """The missing else branch, when a staged cond needs one to trace."""
+    """The missing branch, when a staged cond needs one to trace."""

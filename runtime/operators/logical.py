@@ -1,8 +1,9 @@
 """and_, or_, not_: Python's short-circuit semantics; logical ops on Tensors.
 
 `a and b` becomes `ag__.and_(lambda: a, lambda: b)`: `b` is evaluated only
-when Python would evaluate it, and the result is the operand Python returns. A bool operand, the common case
-in Python mode, is recognised before any isinstance check.
+when Python would evaluate it, and the result is the operand Python returns.
+A bool operand, the common case in Python mode, is recognised by identity
+before any isinstance check.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ __all__ = ["and_", "or_", "not_"]
 
 def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
     left = a()
-    if type(left) is not bool and isinstance(left, Tensor):
+    if left is True:
+        return b()
+    if left is False:
+        return False
+    if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_and
 
         return staged_and(left, b)
@@ -25,7 +30,11 @@ def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
 
 def or_(a: Callable[[], object], b: Callable[[], object]) -> object:
     left = a()
-    if type(left) is not bool and isinstance(left, Tensor):
+    if left is False:
+        return b()
+    if left is True:
+        return True
+    if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_or
 
         return staged_or(left, b)
@@ -33,7 +42,11 @@ def or_(a: Callable[[], object], b: Callable[[], object]) -> object:
 
 
 def not_(a: object) -> object:
-    if type(a) is not bool and isinstance(a, Tensor):
+    if a is False:
+        return True
+    if a is True:
+        return False
+    if isinstance(a, Tensor):
         from runtime.operators.staged_logical import staged_not
 
         return staged_not(a)

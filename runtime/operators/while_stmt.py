@@ -8,6 +8,8 @@ The test decides at every iteration: while it returns Python values the loop
 runs in Python (while tracing, it unrolls); the first time it returns a
 Tensor (`x = 0; while x < 10: x = x + t` after one iteration) the rest of the
 loop is staged from the current state as one while_loop (staged_loops).
+A bool test, the common case in Python mode, is recognised by identity; a
+loop that carries no names passes None as `get_state`/`set_state`.
 """
 
 from __future__ import annotations
@@ -22,18 +24,24 @@ __all__ = ["while_stmt"]
 def while_stmt(
     test: Callable[[], object],
     body: Callable[[], None],
-    get_state: Callable[[], tuple],
-    set_state: Callable[[tuple], None],
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     opts: dict,
 ) -> None:
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest."""
     while True:
         result = test()
-        if type(result) is not bool and isinstance(result, Tensor):
+        while result is True:
+            body()
+            result = test()
+        if result is False:
+            return
+        if isinstance(result, Tensor):
+            from runtime.operators.no_state import state_functions
             from runtime.operators.staged_loops import staged_while
 
-            staged_while(result, test, body, get_state, set_state, names, opts)
+            staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
             return
         if not result:
             return
