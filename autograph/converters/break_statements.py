@@ -9,7 +9,8 @@
                                       if not break_:
                                           total = -1
 
-A while loop's test becomes `not break_ and <test>`; a for loop records the
+A while loop's test becomes `not break_ and <test>` (`not break_` for
+`while True:`); a for loop records the
 flag in `ctx.loop_flags`, which the control flow converter turns into the
 loop's `extra_test`. A loop without `break` has its `else:` moved after it.
 """
@@ -57,7 +58,10 @@ class _Breaks(Transformer):
         lowering = JumpLowering(gast.Break, flag, lambda stmt: _set_flag(flag, stmt, self.ctx), rest_into_else=True)
         node.body = lowering.block(node.body)
         if isinstance(node, gast.While):
-            node.test = replace_expr("not flag and test", flag=flag, test=node.test)
+            if isinstance(node.test, gast.Constant) and node.test.value is True:
+                node.test = replace_expr("not flag", flag=flag)  # `while True:` stops on the flag alone
+            else:
+                node.test = replace_expr("not flag and test", flag=flag, test=node.test)
             inherit_location(node.test, node)
         else:
             self.ctx.loop_flags.setdefault(node, []).append(flag)

@@ -9,7 +9,9 @@
 
 (One statement per line in the real output.) `elif` is an `if` in the else
 branch and is converted the same way, innermost first. An `if` without
-`else` passes None as its else branch.
+`else` passes None as its else branch; one whose body is only `pass` (what
+`if c: continue` leaves when the code after it moved into its `else:`) passes
+None as its body.
 """
 
 from __future__ import annotations
@@ -24,14 +26,23 @@ from autograph.converters.state import (
     unbind_undefined,
     undefined_inits,
 )
-from autograph.source.origins import inherit_location
-from autograph.source.templates import replace, replace_expr
+from autograph.source.templates import replace
 
-__all__ = ["convert_if"]
+__all__ = ["convert_if", "needs_if_body"]
 
 
 def _only_pass(block: list[gast.stmt]) -> bool:
     return all(isinstance(s, gast.Pass) for s in block)
+
+
+def needs_if_body(node: gast.If) -> bool:
+    """False for `if c: pass / else: rest`, what `if c: continue` leaves once the code after it moved
+    into its `else:`: if_stmt gets None as its body."""
+    return not (_only_pass(node.body) and not _only_pass(node.orelse))
+
+
+def _load(name: str) -> gast.Name:
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
 
 _BRANCH = """
 def branch():
@@ -67,27 +78,21 @@ def convert_if(
     """The statements replacing `node`; `modified` holds the names each branch binds."""
     if _only_pass(node.orelse):
         node.orelse = []  # `else: continue` once its dead flag store is dropped
-    if _only_pass(node.body) and node.orelse:
-        # `if c: continue` followed by more code leaves `if c: pass / else: rest`: run rest under `not c`
-        node.test = replace_expr("ag__.not_(test)", test=node.test)
-        inherit_location(node.test, node)
-        node.body, node.orelse = node.orelse, []
-        modified = (modified[1], modified[0])
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
-    if_body = helpers["if_body"]
-    code += _branch(if_body, node.body, plan, modified[0], ctx, node)
+    body: gast.expr = gast.Constant(value=None, kind=None)
+    if needs_if_body(node):
+        code += _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
+        body = _load(helpers["if_body"])
+    orelse: gast.expr = gast.Constant(value=None, kind=None)
     if node.orelse:
-        else_body = helpers["else_body"]
-        code += _branch(else_body, node.orelse, plan, modified[1], ctx, node)
-        orelse: gast.expr = gast.Name(id=else_body, ctx=gast.Load(), annotation=None, type_comment=None)
-    else:
-        orelse = gast.Constant(value=None, kind=None)
+        code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
+        orelse = _load(helpers["else_body"])
     code += undefined_inits(plan, node)
     code += replace(
         "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",
         node,
         test=node.test,
-        if_body=if_body,
+        if_body=body,
         orelse=orelse,
         get_state=get_state,
         set_state=set_state,

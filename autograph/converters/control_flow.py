@@ -11,7 +11,7 @@ import dataclasses
 import gast
 
 from autograph.analysis import Analyses
-from autograph.converters.conditionals import convert_if
+from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while
 from autograph.converters.state import StatePlan, plan_if, plan_loop
@@ -109,7 +109,8 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
     new = ctx.namespace.new
     names = {"get_state": new("get_state"), "set_state": new("set_state")} if plan.names else {}
     if isinstance(stmt, gast.If):
-        names["if_body"] = new("if_body")
+        if needs_if_body(stmt):
+            names["if_body"] = new("if_body")
         if stmt.orelse:
             names["else_body"] = new("else_body")
         return names

@@ -40,6 +40,7 @@ from collections.abc import Callable
 import gast
 
 from autograph.analysis.activity import bound_names, free_names
+from autograph.converters import operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
 
@@ -185,6 +186,7 @@ def _names_tuple(node: gast.expr | None) -> bool:
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow, then merge
     the state functions that became identical neighbours."""
+    operand_functions.transform(node, ctx)
     node.body = _Hoister(ctx).block(node.body)
     merger = _StateMerger(ctx.generated)
     node.body = merger.block(node.body)

@@ -11,7 +11,9 @@
                                               ('s',), {'iterate_names': 'i'})
 
 Loop variables are the names the body binds that are live at the loop head;
-the rest stay local to the body function.
+the rest stay local to the body function. A for loop that stops on one flag
+(its `break`) has a body that returns the flag, so in Python mode `for_stmt`
+calls the extra test only once the flag is set.
 """
 
 from __future__ import annotations
@@ -123,7 +125,10 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         unpack=unpack,
         body=node.body,
     )
-    extra_code, extra_test = _extra_test(ctx.loop_flags.get(node, []), helpers, node)
+    flags = ctx.loop_flags.get(node, [])
+    if len(flags) == 1 and flags[0] in plan.local_names:
+        code[-1].body += replace("return flag", node, flag=flags[0])
+    extra_code, extra_test = _extra_test(flags, helpers, node)
     code += extra_code
     code += undefined_inits(plan, node)
     code += replace(

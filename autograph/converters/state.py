@@ -128,11 +128,9 @@ def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
 def state_functions(
     plan: StatePlan, ctx: Context, helpers: dict[str, str], loc: gast.AST
 ) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
-    """The get_state/set_state definitions (none when there is no state) and the two callables."""
+    """The get_state/set_state definitions and the two callables; None for both when there is no state."""
     if not plan.names:
-        getter = replace("lambda: ()", loc)[0].value
-        setter = replace("lambda _: None", loc)[0].value
-        return [], getter, setter
+        return [], gast.Constant(value=None, kind=None), gast.Constant(value=None, kind=None)
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)

@@ -1,5 +1,8 @@
 """conditionals: if/elif/else -> ag__.if_stmt; before/after and equivalence."""
 
+import numpy as np
+
+import autograph as ag
 from autograph.converters import control_flow
 from tests.autograph.converters.conversion import assert_converts
 from tests.autograph.equivalence import assert_same
@@ -105,7 +108,7 @@ def test_global_names_declared_global_in_branches():
             def if_body():
                 global COUNT
                 COUNT = 1
-            ag__.if_stmt(x, if_body, None, lambda: (), lambda _: None, (), 0)
+            ag__.if_stmt(x, if_body, None, None, None, (), 0)
         """,
         control_flow,
     )
@@ -127,7 +130,7 @@ def test_elif_equivalent():
         assert_same(classify, x)
 
 
-def test_if_with_only_pass_runs_its_else_under_not():
+def test_if_with_only_pass_has_no_if_body():
     assert_converts(
         """
         def f(x):
@@ -146,10 +149,10 @@ def test_if_with_only_pass_runs_its_else_under_not():
             def set_state(vars_):
                 nonlocal y
                 (y,) = vars_
-            def if_body():
+            def else_body():
                 nonlocal y
                 y = -x
-            ag__.if_stmt(ag__.not_(x > 0), if_body, None, get_state, set_state, ('y',), 1)
+            ag__.if_stmt(x > 0, None, else_body, get_state, set_state, ('y',), 1)
             return y
         """,
         control_flow,
@@ -168,3 +171,33 @@ def only_else(x):
 def test_if_with_only_pass_matches_python():
     for x in (3, -2, 0):
         assert_same(only_else, x)
+
+
+def skip_odd(xs):
+    total = xs[0] * 0
+    for x in xs:
+        if x % 2 == 1:
+            continue
+        total += x
+    return total
+
+
+def test_if_with_no_body_in_a_staged_loop_matches_numpy():
+    xs = np.array([1, 2, 3, 4, 6])
+    assert "ag__.if_stmt(x % 2 == 1, None, else_body" in ag.to_code(skip_odd)
+    assert_same(skip_odd, [1, 2, 3, 4, 6])
+    assert ag.function(skip_odd)(xs) == skip_odd(xs)
+
+
+def print_sign(x):
+    if x > 0:
+        print("positive")
+    else:
+        print("not positive")
+    return x
+
+
+def test_stateless_staged_if_passes_no_state_functions(capsys):
+    assert "None, None, (), 0)" in ag.to_code(print_sign)
+    assert ag.function(print_sign)(np.int64(3)) == 3
+    assert capsys.readouterr().out == "positive\nnot positive\n"  # both branches traced once

@@ -1,8 +1,13 @@
 """loops: while/for -> ag__.while_stmt/for_stmt; before/after and equivalence."""
 
+import numpy as np
+import pytest
+
+import autograph as ag
 from autograph.converters import control_flow, directives
-from tests.autograph.converters.conversion import assert_converts
-from tests.autograph.equivalence import assert_same
+from runtime.errors import StagingError
+from tests.autograph.converters.conversion import assert_converts, transformed
+from tests.autograph.equivalence import assert_same, normalize
 
 
 def test_guide_while_loop():
@@ -117,3 +122,56 @@ def test_equivalent():
     assert_same(collatz, 27)
     assert_same(matrix_sum, [[1, 2], [3, 4]])
     assert_same(matrix_sum, [])
+
+
+def test_body_of_a_loop_with_one_break_returns_its_flag():
+    from autograph.converters import break_statements, hoisting
+
+    out = normalize(transformed(
+        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    return x\n",
+        break_statements,
+        control_flow,
+        hoisting,
+    ))
+    body = out[out.index("def loop_body"):].splitlines()
+    assert body[4] == "        return break_", out
+    assert "ag__.for_stmt(xs, extra_test, loop_body" in out
+
+
+def break_on_total(x, items):
+    total = x * 0
+    for v in items:
+        total = total + v
+        if total > x:
+            break
+    return total
+
+
+def break_or_return(xs, limit):
+    for i, x in enumerate(xs):
+        if x > limit:
+            break
+        if x < 0:
+            return -i
+    return len(xs)
+
+
+def test_reported_break_flags_match_python():
+    for x, items in ((0, [1, 2, 3]), (3, [1, 2, 3]), (100, [1, 2]), (0, [])):
+        assert_same(break_on_total, x, items)
+    for xs, limit in (([1, 5, -1], 3), ([1, -1, 5], 3), ([], 0), ([1, 2], 9)):
+        assert_same(break_or_return, xs, limit)
+
+
+def test_break_flag_set_by_a_staged_if_in_a_python_loop():
+    # the flag the body returns is a Tensor: the next iteration raises as before; none left, no error
+    with pytest.raises(StagingError, match="a tensor-dependent break"):
+        ag.function(break_on_total)(np.int64(2), [1, 2, 3])
+    assert ag.function(break_on_total)(np.int64(2), [5]) == 5
+
+
+def test_break_in_a_staged_for_matches_numpy():
+    # a staged loop ignores what the body returns and stops on its extra test
+    xs = np.array([1, 2, 3, 4])
+    for x in (0, 4, 100):
+        assert ag.function(break_on_total)(np.int64(x), xs) == break_on_total(np.int64(x), xs)

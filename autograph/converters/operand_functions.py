@@ -1,0 +1,138 @@
+"""operand_functions: the lazy operands of `if_exp`, `and_`, `or_` in helpers become named functions.
+
+    def loop_body():                                    def if_true():
+        nonlocal n                                          return n // 2
+        n = ag__.if_exp(c, lambda: n // 2,       ->     def if_false():
+                        lambda: 3 * n + 1, 'c')             return 3 * n + 1
+                                                        def loop_body():
+                                                            nonlocal n
+                                                            n = ag__.if_exp(c, if_true, if_false, 'c')
+
+A lambda is a new closure each time its expression runs: once per iteration
+in a loop body or test, and in the branches those run. Written as a def beside the statement that uses it,
+it is a helper like the others, and `hoisting` moves it out as far as its
+free names allow, so it is made once per call of the user's function. The
+def reads the same cells the lambda read (it is defined in the same
+function), so the move is exact. Only lambdas of the function's own scope
+are moved: those inside comprehensions, lambdas or nested functions may
+read names bound there. Operands outside loops run once per call and stay
+lambdas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.source.templates import replace
+
+__all__ = ["transform"]
+
+# operator -> (position of its first lazy operand, the names of its operands' functions)
+_LAZY = {
+    "if_exp": (1, ("if_true", "if_false")),
+    "and_": (0, ("and_left", "and_right")),
+    "or_": (0, ("or_left", "or_right")),
+}
+_SCOPES = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def _own_nodes(node: gast.AST) -> Iterator[gast.AST]:
+    """`node` and what it holds, nested scopes left out."""
+    yield node
+    for child in gast.iter_child_nodes(node):
+        if not isinstance(child, _SCOPES):
+            yield from _own_nodes(child)
+
+
+def _lazy_operands(call: gast.AST) -> tuple[int, tuple[str, str]] | None:
+    if not isinstance(call, gast.Call):
+        return None
+    func = call.func
+    if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == "ag__"):
+        return None
+    return _LAZY.get(func.attr)
+
+
+def _no_args(node: gast.expr) -> bool:
+    if not isinstance(node, gast.Lambda):
+        return False
+    args = node.args
+    return not (args.posonlyargs or args.args or args.kwonlyargs or args.vararg or args.kwarg)
+
+
+def _operand_defs(stmt: gast.stmt, ctx: Context) -> list[gast.FunctionDef]:
+    """Replace the lazy operand lambdas of `stmt`'s own expressions by names; their defs."""
+    defs: list[gast.FunctionDef] = []
+    for node in list(_own_nodes(stmt)):
+        found = _lazy_operands(node)
+        if found is None:
+            continue
+        first, names = found
+        for offset, hint in enumerate(names):
+            index = first + offset
+            if index >= len(node.args) or not _no_args(node.args[index]):
+                continue
+            lam = node.args[index]
+            name = ctx.namespace.new(hint)
+            defs += replace("def name():\n    return body", lam, name=name, body=lam.body)
+            node.args[index] = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+    return defs
+
+
+def _loop_functions(block: list[gast.stmt]) -> set[str]:
+    """Names of the test and body functions the loops of `block` call (`while_stmt`, `for_stmt`)."""
+    names: set[str] = set()
+    for stmt in block:
+        call = stmt.value if isinstance(stmt, gast.Expr) else None
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)):
+            continue
+        positions = _LOOP_FUNCTIONS.get(call.func.attr, ())
+        names |= {a.id for i, a in enumerate(call.args) if i in positions and isinstance(a, gast.Name)}
+    return names
+
+
+_LOOP_FUNCTIONS = {"while_stmt": (0, 1), "for_stmt": (1, 2)}
+
+
+class _Lifter:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def block(self, block: list[gast.stmt], in_loop: bool) -> list[gast.stmt]:
+        """`block` with the operands of helpers that run per iteration given defs, at any depth."""
+        loop_functions = _loop_functions(block)
+        for stmt in block:
+            if isinstance(stmt, gast.FunctionDef):
+                if id(stmt) in self.ctx.generated:
+                    inside = in_loop or stmt.name in loop_functions
+                    if inside:
+                        stmt.body = self.lift(stmt.body)
+                    stmt.body = self.block(stmt.body, inside)
+            elif not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
+                for field in ("body", "orelse", "finalbody"):
+                    inner = getattr(stmt, field, None)
+                    if isinstance(inner, list) and inner:
+                        setattr(stmt, field, self.block(inner, in_loop))
+                for handler in getattr(stmt, "handlers", ()):
+                    handler.body = self.block(handler.body, in_loop)
+        return block
+
+    def lift(self, body: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in body:
+            if not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                defs = _operand_defs(stmt, self.ctx)
+                self.ctx.generated.update((id(d), d) for d in defs)
+                out += defs
+            out.append(stmt)
+        return out
+
+
+def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    """Give every lazy operand of a helper that runs once per loop iteration a def of its own."""
+    fn.body = _Lifter(ctx).block(fn.body, in_loop=False)
+    return fn
