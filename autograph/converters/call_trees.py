@@ -5,7 +5,7 @@
 
 A call stays direct when its callee is decided statically to need no
 conversion: an attribute of a module-level import of numpy / autograph /
-runtime, a builtin the runtime does not stage, or an `ag__` operator.
+runtime / math, a builtin the runtime does not stage, or an `ag__` operator.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from autograph.source.templates import replace_expr
 
 __all__ = ["transform", "SAFE_PACKAGES"]
 
-SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime"})
+# modules whose functions never need conversion; math's are C functions over Python numbers
+SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime", "math"})
 _NEVER = frozenset({"super", "locals", "globals", "vars", "eval", "exec", "dir"})
 
 

@@ -25,6 +25,11 @@ def test_known_safe_calls_stay_direct():
     assert_converts(source, source, call_trees)
 
 
+def test_math_functions_stay_direct():
+    source = "def f(x):\n    return math.sqrt(x) + math.floor(x)\n"
+    assert_converts(source, source, call_trees, modules={"math": "math"})
+
+
 def test_staged_builtins_are_converted():
     assert "ag__.converted_call(len, (x,), None)" in transformed("def f(x):\n    return len(x)\n", call_trees)
 
