@@ -36,6 +36,8 @@ _LAZY = {
     "and_": (0, ("and_left", "and_right")),
     "or_": (0, ("or_left", "or_right")),
 }
+# loop operator -> positions of the functions it calls per iteration (test, body)
+_LOOP_FUNCTIONS = {"while_stmt": (0, 1), "for_stmt": (1, 2)}
 _SCOPES = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
@@ -93,9 +95,6 @@ def _loop_functions(block: list[gast.stmt]) -> set[str]:
         positions = _LOOP_FUNCTIONS.get(call.func.attr, ())
         names |= {a.id for i, a in enumerate(call.args) if i in positions and isinstance(a, gast.Name)}
     return names
-
-
-_LOOP_FUNCTIONS = {"while_stmt": (0, 1), "for_stmt": (1, 2)}
 
 
 class _Lifter:
