@@ -10,7 +10,7 @@ import pytest
 
 import autograph as ag
 from autograph.errors import FailedPreconditionError, InvalidArgumentError
-from autograph.tracing.fast_call import MISS, never
+from autograph.tracing.fast_call import never
 from autograph.tracing.retracing import RetracingWarning
 
 
@@ -25,6 +25,13 @@ def counted(func):
     wrapper = ag.function(body, autograph=False)
     wrapper.traces = 0
     return wrapper
+
+
+class General:
+    """Stands in for the caller of a fast call: says which arguments reached its general path."""
+
+    def _general(self, args, kwargs):
+        return ("general", args, kwargs)
 
 
 def test_second_call_of_a_trace_takes_the_fast_call():
@@ -116,7 +123,8 @@ def test_called_while_tracing_it_is_inlined_not_run():
 def test_concrete_function_fast_call_and_its_errors():
     f = ag.function(lambda x: x + 1, autograph=False)
     cf = f.get_concrete_function(np.float32([1, 2]))
-    assert cf.fast(np.float64([1, 2])) is MISS
+    other = np.float64([1, 2])
+    assert cf.fast(General(), other) == ("general", (other,), {})
     np.testing.assert_array_equal(cf(np.float32([1, 2])), [2, 3])
     scalar = f.get_concrete_function(np.float32(1))
     assert scalar(1.5) == 2.5 and type(scalar(1.5)) is np.float32  # converted by the general path
@@ -131,7 +139,8 @@ def test_unknown_dims_are_fast_for_the_concrete_function_only():
     cf = f.get_concrete_function(ag.TensorSpec([None, 2], np.float32))
     assert not cf.exact and cf.fast is not never
     np.testing.assert_array_equal(cf(np.zeros((3, 2), np.float32)), np.ones((3, 2)))
-    assert cf.fast(np.zeros((3, 3), np.float32)) is MISS
+    other = np.zeros((3, 3), np.float32)
+    assert cf.fast(General(), other) == ("general", (other,), {})
     with pytest.raises(InvalidArgumentError):
         cf(np.zeros((3, 3), np.float32))
     assert f.get_concrete_function(ag.TensorSpec(None, np.float32)).fast is never
