@@ -24,8 +24,8 @@ class BoundFunction:
         self.__self__ = instance
         self.__func__ = function
 
-    # the instance's Function's entry, found in C: a cache hit adds no Python frame
-    __call__ = property(operator.attrgetter("__func__._entry"), doc="Call the instance's Function.")
+    # the instance's Function, found in C: a cache hit adds no Python frame
+    __call__ = property(operator.attrgetter("__func__"), doc="Call the instance's Function.")
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.__func__, name)

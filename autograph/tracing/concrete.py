@@ -16,13 +16,12 @@ InvalidArgumentError, another structure or another Python value a TypeError
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from autograph.tracing.fast_call import bind_entry, build_fast_call, never
+from autograph.tracing.fast_call import build_fast_call, hot_class, never
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
@@ -79,7 +78,6 @@ class ConcreteFunction:
             i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
         )
         self._fast: Callable[..., Any] | None = None  # built at the first call that hits
-        self._entry = bind_entry(self, never)
         # every tensor input has a fixed shape: the fast call's tests are the cache key
         self.exact = all(
             p.shape is not None and None not in p.shape for p in in_plan if isinstance(p, TensorSpec)
@@ -131,15 +129,15 @@ class ConcreteFunction:
             leaves.append(value)
         return unflatten(self.out_tree, leaves)
 
-    # Calling the ConcreteFunction calls its entry, as for a Function: its fast
-    # call bound to it once the first call has built it, else `never`.
-    __call__ = property(operator.attrgetter("_entry"), doc="Call the trace (see `_general`).")
+    # As for a Function: the first call builds the fast call and makes it the
+    # class's `__call__` (`hot_class`); until then, or without one, calls are general.
+    __call__ = never
 
     def _general(self, args: tuple, kwargs: dict) -> Any:
-        """A call the entry does not answer: bind, check and convert the arguments, then run."""
-        if self._entry.__func__ is never and self.fast is not never:
-            self._entry = bind_entry(self, self.fast)  # the first call: later ones take it
-            return self._entry(*args, **kwargs)
+        """A call the fast call does not answer: bind, check and convert the arguments, then run."""
+        if type(self) is ConcreteFunction and self.fast is not never:
+            self.__class__ = hot_class(ConcreteFunction, self.fast)  # the first call
+            return self(*args, **kwargs)
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)
         if tree != self.in_tree:

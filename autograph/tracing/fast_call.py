@@ -7,9 +7,9 @@ generated function that does it all at once: it tests each argument against
 the trace's key, runs the compiled graph's body inline and returns the NumPy
 result (one output as it is; others packed by the ConcreteFunction):
 
-    def add_one(function, x=MISS, /, *extra, **kwargs):
-        if extra or kwargs or type(x) is not ndarray or x.dtype is not D0 or x.shape != S0 or EAGER[0] or graph_being_built() is not None:
-            return missed(function, (x, *extra), kwargs)
+    def add_one(function, /, x=MISS, *extra):
+        if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
+            return missed(function, NAMES, (x,), extra)
         try:
             add = x + 1
             return add
@@ -17,38 +17,38 @@ result (one output as it is; others packed by the ConcreteFunction):
             note_user_line(error)
             raise
 
-Its first argument is the Function or ConcreteFunction that calls it: both
-keep it bound as their `_entry`, which *is* their `__call__`, so a cache hit
-runs in this one Python frame. Anything else (another dtype or shape, a
-left-out argument, keywords, a Python number instead of an array, eager mode,
-a call while another trace records) goes to `function._general`, which binds,
-converts, explains the mismatch or traces. For a trace of fixed shapes
-(`exact`) the tests are the trace's cache key, so a Function may take the fast
-call without computing the key; a trace with None dimensions is fast only for
-its ConcreteFunction and for the Function of its input_signature (the one
-trace every fitting call runs).
+Its first argument is the Function or ConcreteFunction called: one whose
+trace is hot has it as its class's `__call__` (`hot_class`), so a cache hit
+runs in this one Python frame. Its other parameters are the user's, so Python
+binds keyword arguments as the function would. Anything else (another dtype
+or shape, a left-out or surplus argument, a Python number instead of an
+array, eager mode, a trace recording in any thread) goes to
+`function._general`, which binds, converts, explains the mismatch or traces.
+For a trace of fixed shapes (`exact`) the tests are the trace's cache key, so
+a Function may take the fast call without computing the key; a trace with
+None dimensions is fast only for its ConcreteFunction and for the Function of
+its input_signature (the one trace every fitting call runs).
 """
 
 from __future__ import annotations
 
+import inspect
 import linecache
-import types
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from autograph.tracing.eager import EAGER
 from autograph.tracing.keys import PRIMITIVES
 from autograph.tracing.spec import TensorSpec
 from runtime.compile import output_value
 from runtime.origin import map_location, register_source_map
 from runtime.run_errors import note_user_line
 from runtime.structure import LEAF
-from runtime.trace_context import graph_being_built
+from runtime.trace_context import STEP_ASIDE
 from runtime.types import TensorType
 
-__all__ = ["MISS", "never", "missed", "build_fast_call", "bind_entry"]
+__all__ = ["MISS", "never", "missed", "hot_class", "build_fast_call"]
 
 MISS = object()  # the default of each parameter of a fast call: an argument left out
 
@@ -58,17 +58,38 @@ def never(function: Any, /, *args: Any, **kwargs: Any) -> Any:
     return function._general(args, kwargs)
 
 
-def missed(function: Any, args: tuple, kwargs: dict) -> Any:
-    """A fast call whose tests failed: the general path, without the left-out arguments."""
-    end = len(args)
-    while end and args[end - 1] is MISS:
-        end -= 1
-    return function._general(args[:end], kwargs)
+def missed(
+    function: Any, names: tuple, values: tuple, extra: tuple, kwargs: dict | None = None
+) -> Any:
+    """A fast call whose tests failed: the general path, with the arguments as they were given.
+
+    `values` holds one value per parameter, MISS where left out; the ones after
+    the first left out were given by keyword, so they go on by keyword.
+    """
+    end = 0
+    while end < len(values) and values[end] is not MISS:
+        end += 1
+    later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
+    return function._general(values[:end] + extra, {**later, **(kwargs or {})})
 
 
-def bind_entry(function: Any, fast: Callable[..., Any]) -> Callable[..., Any]:
-    """`fast` bound to `function`: the callable its `__call__` property hands to Python."""
-    return types.MethodType(fast, function)
+def hot_class(base: type, fast: Callable[..., Any]) -> type:
+    """`base` with `fast` as its `__call__`, made once per fast call and base.
+
+    Python looks `__call__` up on the class, so a Function (or ConcreteFunction)
+    whose trace is hot becomes an instance of this subclass: a call that hits
+    the cache then runs in the one frame of `fast`, with the instance as its
+    first argument. `never` keeps `base` itself.
+    """
+    if fast is never:
+        return base
+    classes = vars(fast).setdefault("hot_classes", {})
+    cls = classes.get(base)
+    if cls is None:
+        namespace = {name: getattr(base, name) for name in ("__module__", "__qualname__", "__doc__")}
+        namespace.update(__slots__=(), __call__=fast)
+        cls = classes[base] = type(base.__name__, (base,), namespace)
+    return cls
 
 
 def build_fast_call(cf: Any) -> Callable[..., Any]:
@@ -83,18 +104,18 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     code = compiled.function.__code__
     names = _Names(compiled.function.__globals__, code.co_varnames + code.co_names)
     graph_params = iter(code.co_varnames[: code.co_argcount])
-    params = [next(graph_params) if isinstance(p, TensorSpec) else names.fresh(n) for n, p in zip(cf.signature.names, plan)]
-    function, extra, kwargs = names.fresh("function"), names.fresh("extra"), names.fresh("kwargs")
-    tests = [extra, kwargs] + [_test(i, name, part, names) for i, (name, part) in enumerate(zip(params, plan))]
-    tests += [f"{names.bind('EAGER', EAGER)}[0]", f"{names.bind('graph_being_built', graph_being_built)}() is not None"]
+    inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
+    header, params = _Header.of(cf.signature, inner, names)
+    renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
+    tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
+    tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
     outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
-    miss, error = names.bind("MISS", MISS), names.fresh("error")
-    given = f"({', '.join(params)}, *{extra})" if params else extra
+    error = names.fresh("error")
     lines = [
-        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({function}, "
-        + "".join(f"{p}={miss}, " for p in params) + f"/, *{extra}, **{kwargs}):",
+        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
         f"    if {' or '.join(tests)}:",
-        f"        return {names.bind('missed', missed)}({function}, {given}, {kwargs})",
+        f"        return {names.bind('missed', missed)}({header.missed_arguments})",
+        *renames,
         "    try:",
         *[f"    {line}" for line in body],
         f"        return {_result(cf, outputs, names)}",
@@ -102,7 +123,50 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
         f"        {names.bind('note_user_line', note_user_line)}({error})",
         "        raise",
     ]
-    return _compile(compiled.filename, lines, names.namespace, shift=3, body_lines=len(body))
+    shift = 3 + len(renames)  # graph line 2, the body's first, is line 5 + len(renames) here
+    return _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
+
+
+class _Header:
+    """The parameters of a fast call, and how it hands a call it misses to `missed`.
+
+    The parameters take the user's names and kinds, so Python itself binds a
+    keyword argument as the Function would; every one defaults to MISS, and
+    `*extra` takes surplus positional arguments, for the general path to
+    explain. When a user's name is also a name of the graph body, the
+    parameters are positional-only under names of their own and `**kwargs`
+    sends every keyword call the general way.
+    """
+
+    def __init__(self, params: str, tests: list[str], missed_arguments: str) -> None:
+        self.params, self.tests, self.missed_arguments = params, tests, missed_arguments
+
+    @classmethod
+    def of(cls, signature: Any, inner: list, names: _Names) -> tuple[_Header, list[str]]:
+        user = list(signature.names)
+        by_name = all(n not in names.used or n == g for n, g in zip(user, inner))
+        if by_name:
+            names.used.update(user)
+            params = user
+        else:
+            params = [g if g is not None else names.fresh(n) for n, g in zip(user, inner)]
+        function, extra = names.fresh("function"), names.fresh("extra")
+        miss = names.bind("MISS", MISS)
+        positional_only = sum(kind is inspect.Parameter.POSITIONAL_ONLY for kind in signature.kinds)
+        if not by_name:
+            positional_only = len(params)
+        defaults = [f"{p}={miss}" for p in params]
+        parts = [function, *defaults[:positional_only], "/", *defaults[positional_only:]]
+        parts.append(f"*{extra}")
+        values = f"({params[0]},)" if len(params) == 1 else f"({', '.join(params)})"
+        arguments = [function, names.bind("NAMES", tuple(user)), values, extra]
+        tests = [extra]
+        if not by_name:
+            kwargs = names.fresh("kwargs")
+            parts.append(f"**{kwargs}")
+            arguments.append(kwargs)
+            tests.append(kwargs)
+        return cls(", ".join(parts), tests, ", ".join(arguments)), params
 
 
 def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int, body_lines: int) -> Any:
@@ -156,7 +220,7 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
         if part.shape == ():  # a NumPy scalar, or a 0-d array
             scalar_type = names.bind(f"T{index}", part.dtype.type)
             kind = f"{of_type} is not {scalar_type} and {of_type} is not {ndarray}"
-            return f"{kind} or {name}.dtype is not {dtype} or {name}.shape != ()"
+            return f"{kind} or {name}.dtype is not {dtype} or {name}.ndim != 0"
         return f"{of_type} is not {ndarray} or {name}.dtype is not {dtype} or {_shape_test(index, name, part.shape, names)}"
     kind, value = part
     if kind is type(None):
@@ -168,7 +232,12 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
 
 
 def _shape_test(index: int, name: str, shape: tuple, names: _Names) -> str:
-    """True when the shape of array `name` does not fit `shape` (None fits any size)."""
+    """True when the shape of array `name` does not fit `shape` (None fits any size).
+
+    `len(x)` and `x.ndim` make no tuple: a vector's test is `x.ndim != 1 or len(x) != n`.
+    """
+    if len(shape) == 1 and shape[0] is not None:
+        return f"{name}.ndim != 1 or {names.bind('len', len)}({name}) != {shape[0]}"
     if None not in shape:
         return f"{name}.shape != {names.bind(f'S{index}', shape)}"
     dims = [f"{name}.shape[{i}] != {d}" for i, d in enumerate(shape) if d is not None]

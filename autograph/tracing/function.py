@@ -5,8 +5,7 @@ runs the matching ConcreteFunction, or — on a miss — converts the function,
 traces it into a graph, compiles and caches it. Python side effects (print,
 appends, reading globals) therefore happen only while tracing. A call like the
 last one that hit skips the key: `__call__` is that trace's fast call
-(`fast_call`), bound to the Function, and only a call it does not answer
-reaches `_general`.
+(`fast_call.hot_class`), and only a call it does not answer reaches `_general`.
 
     @ag.function
     def double(a):
@@ -20,7 +19,6 @@ reaches `_general`.
 from __future__ import annotations
 
 import functools
-import operator
 import threading
 import types
 import weakref
@@ -34,7 +32,7 @@ from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
 from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
-from autograph.tracing.fast_call import bind_entry, never
+from autograph.tracing.fast_call import hot_class, never
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -95,7 +93,6 @@ class Function:
         self._instance = None if _instance is None else _weak(_instance)
         self._signature = Signature.of(func, skip_first=_instance is not None)
         self._single_positional = self._signature.single_positional
-        self._entry = bind_entry(self, never)
         self._hinted = self._signature.positions_hinted(Tensor) if follow_type_hints else ()
         self._name = getattr(func, "__name__", type(func).__name__)
         # built at the first call: a method's signature is known once it is bound
@@ -161,11 +158,9 @@ class Function:
         return self._func
 
     # -- calling ----------------------------------------------------------
-    # Calling the Function calls its entry: the fast call of the trace that hit
-    # last, bound to it. Python finds `__call__` on the class, gets the entry
-    # from the instance through C code (no Python frame of ours in between),
-    # so a cache hit runs in the one frame of the generated fast call.
-    __call__ = property(operator.attrgetter("_entry"), doc="Call the Function (see `_general`).")
+    # Until a trace is hot every call is general; then the Function's class is
+    # `hot_class(Function, fast)`, whose `__call__` is that trace's fast call.
+    __call__ = never
 
     def _general(self, args: tuple, kwargs: dict) -> Any:
         """Every call the entry does not answer: eager, inside a trace, keywords, a miss."""
@@ -177,13 +172,13 @@ class Function:
 
     @property
     def _fast(self) -> Callable[..., Any]:
-        """The fast call the entry runs (`never` when no trace is hot)."""
-        return self._entry.__func__
+        """The fast call the next call runs (`never` when no trace is hot)."""
+        return type(self).__call__
 
     def _use(self, fast: Callable[..., Any]) -> None:
-        """Make `fast` (a trace's fast call, or `never`) the entry of the next calls."""
-        if self._entry.__func__ is not fast:
-            self._entry = bind_entry(self, fast)
+        """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
+        if type(self).__call__ is not fast:
+            self.__class__ = hot_class(Function, fast)
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
