@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import inspect
 import linecache
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -102,7 +103,7 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     compiled = cf._compiled
     _header, *body, last = compiled.source.rstrip("\n").split("\n")
     code = compiled.function.__code__
-    names = _Names(compiled.function.__globals__, code.co_varnames + code.co_names)
+    names = _Names(compiled.function.__globals__, _names_in(code))
     graph_params = iter(code.co_varnames[: code.co_argcount])
     inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
     header, params = _Header.of(cf.signature, inner, names)
@@ -183,7 +184,7 @@ def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift
 class _Names:
     """Globals for the generated function, named apart from every name the graph body uses."""
 
-    def __init__(self, graph_globals: dict[str, Any], body_names: tuple[str, ...]) -> None:
+    def __init__(self, graph_globals: dict[str, Any], body_names: set[str]) -> None:
         self.namespace = dict(graph_globals)
         self.used = set(body_names)  # every local, global and attribute name of the body
         self._bound: dict[int, str] = {}
@@ -203,6 +204,15 @@ class _Names:
             name = self._bound[id(value)] = self.fresh(hint)
             self.namespace[name] = value
         return name
+
+
+def _names_in(code: types.CodeType) -> set[str]:
+    """Every name `code` and the code nested in it use: none may become a parameter."""
+    names = set(code.co_varnames + code.co_names + code.co_freevars + code.co_cellvars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names_in(const)
+    return names
 
 
 def _plain(part: Any) -> bool:
