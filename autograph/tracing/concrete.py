@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from autograph.tracing.fast_call import build_fast_call, hot_class, never
+from autograph.tracing.fast_call import build_fast_call, general_call, hot_class, never
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
@@ -131,12 +131,12 @@ class ConcreteFunction:
 
     # As for a Function: the first call builds the fast call and makes it the
     # class's `__call__` (`hot_class`); until then, or without one, calls are general.
-    __call__ = never
+    __call__ = general_call
 
     def _general(self, args: tuple, kwargs: dict) -> Any:
         """A call the fast call does not answer: bind, check and convert the arguments, then run."""
         if type(self) is ConcreteFunction and self.fast is not never:
-            self.__class__ = hot_class(ConcreteFunction, self.fast)  # the first call
+            self.__class__ = hot_class(ConcreteFunction, self.fast, self)  # the first call
             return self(*args, **kwargs)
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)

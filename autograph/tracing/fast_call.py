@@ -5,26 +5,29 @@ trace whose arguments are plain (no containers, every tensor input of a fixed
 dtype and rank, every other argument a Python number or string) gets one
 generated function that does it all at once: it tests each argument against
 the trace's key, runs the compiled graph's body inline and returns the NumPy
-result (one output as it is; others packed by the ConcreteFunction):
+result (one output as it is; others packed by the ConcreteFunction). It is
+made for each caller, the Function or ConcreteFunction it answers for:
 
-    def add_one(function, /, x=MISS, *extra):
-        if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
-            return missed(function, NAMES, (x,), extra)
-        try:
-            add = x + 1
-            return add
-        except Exception as error:
-            note_user_line(error)
-            raise
+    def add_one_for(function):
+        def add_one(x=MISS, *extra):
+            if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
+                return missed(function, NAMES, (x,), extra)
+            try:
+                add = x + 1
+                return add
+            except Exception as error:
+                note_user_line(error)
+                raise
+        add_one.__qualname__ = 'add_one'  # Python's binding errors name the user's function
+        return add_one
 
-Its first argument is the Function or ConcreteFunction called: one whose
-trace is hot has it as its class's `__call__` (`hot_class`), so a cache hit
-runs in this one Python frame. Its other parameters are the user's, so Python
-binds keyword arguments as the function would. Anything else (another dtype
-or shape, a left-out or surplus argument, a Python number instead of an
-array, eager mode, a trace recording in any thread) goes to
-`function._general`, which binds, converts, explains the mismatch or traces.
-For a trace of fixed shapes (`exact`) the tests are the trace's cache key, so
+A caller whose trace is hot has its fast call as its class's `__call__`
+(`hot_class`), so a cache hit runs in this one Python frame. The parameters
+are the user's, so Python binds keyword arguments as the function would.
+Anything else (another dtype or shape, a left-out or surplus argument, a
+Python number instead of an array, eager mode, a trace recording in any
+thread) goes to `function._general`, which binds, converts, explains the
+mismatch or traces. For a trace of fixed shapes (`exact`) the tests are the trace's cache key, so
 a Function may take the fast call without computing the key; a trace with
 None dimensions is fast only for its ConcreteFunction and for the Function of
 its input_signature (the one trace every fitting call runs).
@@ -32,6 +35,7 @@ its input_signature (the one trace every fitting call runs).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import linecache
 import types
@@ -49,14 +53,19 @@ from runtime.structure import LEAF
 from runtime.trace_context import STEP_ASIDE
 from runtime.types import TensorType
 
-__all__ = ["MISS", "never", "missed", "hot_class", "build_fast_call"]
+__all__ = ["MISS", "general_call", "never", "missed", "hot_class", "build_fast_call"]
 
 MISS = object()  # the default of each parameter of a fast call: an argument left out
 
 
-def never(function: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """The fast call of a Function with no trace to run fast yet: every call is general."""
+def general_call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """The `__call__` of a Function or ConcreteFunction with no trace to run fast."""
     return function._general(args, kwargs)
+
+
+def never(function: Any) -> Callable[..., Any]:
+    """The fast call (maker) of a trace whose arguments are not plain: every call is general."""
+    return functools.partial(general_call, function)
 
 
 def missed(
@@ -74,27 +83,27 @@ def missed(
     return function._general(values[:end] + extra, {**later, **(kwargs or {})})
 
 
-def hot_class(base: type, fast: Callable[..., Any]) -> type:
-    """`base` with `fast` as its `__call__`, made once per fast call and base.
+def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:
+    """`base` whose `__call__` is `fast` made for `caller`, once per fast call and caller.
 
     Python looks `__call__` up on the class, so a Function (or ConcreteFunction)
     whose trace is hot becomes an instance of this subclass: a call that hits
-    the cache then runs in the one frame of `fast`, with the instance as its
-    first argument. `never` keeps `base` itself.
+    the cache then runs in the one frame of the fast call. `_fast` on the class
+    says which trace's fast call it is; `never` keeps `base` itself.
     """
     if fast is never:
         return base
     classes = vars(fast).setdefault("hot_classes", {})
-    cls = classes.get(base)
+    cls = classes.get(caller)
     if cls is None:
         namespace = {name: getattr(base, name) for name in ("__module__", "__qualname__", "__doc__")}
-        namespace.update(__slots__=(), __call__=fast)
-        cls = classes[base] = type(base.__name__, (base,), namespace)
+        namespace.update(__slots__=(), __call__=staticmethod(fast(caller)), _fast=staticmethod(fast))
+        cls = classes[caller] = type(base.__name__, (base,), namespace)
     return cls
 
 
 def build_fast_call(cf: Any) -> Callable[..., Any]:
-    """The fast call of ConcreteFunction `cf` (or `never` when its arguments are not plain)."""
+    """The maker of `cf`'s fast call for a caller (`never` when its arguments are not plain)."""
     tree, plan = cf.in_tree, cf.in_plan
     if not cf.signature.all_positional or tree.kind != "tuple":
         return never
@@ -107,24 +116,27 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     graph_params = iter(code.co_varnames[: code.co_argcount])
     inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
     header, params = _Header.of(cf.signature, inner, names)
-    renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
+    renames = [f"        {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
     tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
     tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
     outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
-    error = names.fresh("error")
+    error, name = names.fresh("error"), names.fresh(cf.name if cf.name.isidentifier() else "fast_call")
     lines = [
-        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
-        f"    if {' or '.join(tests)}:",
-        f"        return {names.bind('missed', missed)}({header.missed_arguments})",
+        f"def {names.fresh(name + '_for')}({header.function}):",
+        f"    def {name}({header.params}):",
+        f"        if {' or '.join(tests)}:",
+        f"            return {names.bind('missed', missed)}({header.missed_arguments})",
         *renames,
-        "    try:",
-        *[f"    {line}" for line in body],
-        f"        return {_result(cf, outputs, names)}",
-        f"    except Exception as {error}:",
-        f"        {names.bind('note_user_line', note_user_line)}({error})",
-        "        raise",
+        "        try:",
+        *[f"        {line}" for line in body],
+        f"            return {_result(cf, outputs, names)}",
+        f"        except Exception as {error}:",
+        f"            {names.bind('note_user_line', note_user_line)}({error})",
+        "            raise",
+        f"    {name}.__qualname__ = {name!r}  # Python's binding errors name the user's function",
+        f"    return {name}",
     ]
-    shift = 3 + len(renames)  # graph line 2, the body's first, is line 5 + len(renames) here
+    shift = 4 + len(renames)  # graph line 2, the body's first, is line 6 + len(renames) here
     return _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
 
 
@@ -139,8 +151,9 @@ class _Header:
     sends every keyword call the general way.
     """
 
-    def __init__(self, params: str, tests: list[str], missed_arguments: str) -> None:
-        self.params, self.tests, self.missed_arguments = params, tests, missed_arguments
+    def __init__(self, function: str, params: str, tests: list[str], missed_arguments: str) -> None:
+        self.function, self.params, self.tests = function, params, tests
+        self.missed_arguments = missed_arguments
 
     @classmethod
     def of(cls, signature: Any, inner: list, names: _Names) -> tuple[_Header, list[str]]:
@@ -157,8 +170,8 @@ class _Header:
         if not by_name:
             positional_only = len(params)
         defaults = [f"{p}={miss}" for p in params]
-        parts = [function, *defaults[:positional_only], "/", *defaults[positional_only:]]
-        parts.append(f"*{extra}")
+        parts = [*defaults[:positional_only], "/"] if positional_only else []
+        parts += [*defaults[positional_only:], f"*{extra}"]
         values = f"({params[0]},)" if len(params) == 1 else f"({', '.join(params)})"
         arguments = [function, names.bind("NAMES", tuple(user)), values, extra]
         tests = [extra]
@@ -167,11 +180,11 @@ class _Header:
             parts.append(f"**{kwargs}")
             arguments.append(kwargs)
             tests.append(kwargs)
-        return cls(", ".join(parts), tests, ", ".join(arguments)), params
+        return cls(function, ", ".join(parts), tests, ", ".join(arguments)), params
 
 
 def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int, body_lines: int) -> Any:
-    """Define the function; its lines map to the user's code like the graph's own lines."""
+    """Define the maker; the fast call's lines map to the user's code like the graph's own."""
     source = "\n".join(lines) + "\n"
     filename = graph_file.replace("autograph_graph_", "autograph_fast_call_", 1)
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)

@@ -32,7 +32,7 @@ from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
 from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
-from autograph.tracing.fast_call import hot_class, never
+from autograph.tracing.fast_call import general_call, hot_class, never
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -159,8 +159,9 @@ class Function:
 
     # -- calling ----------------------------------------------------------
     # Until a trace is hot every call is general; then the Function's class is
-    # `hot_class(Function, fast)`, whose `__call__` is that trace's fast call.
-    __call__ = never
+    # `hot_class(Function, fast, self)`, whose `__call__` is that trace's fast call.
+    __call__ = general_call
+    _fast = staticmethod(never)  # the fast call (maker) the class runs
 
     def _general(self, args: tuple, kwargs: dict) -> Any:
         """Every call the entry does not answer: eager, inside a trace, keywords, a miss."""
@@ -170,15 +171,10 @@ class Function:
             return self._call_inline(args, kwargs)
         return self._call_traced(args, kwargs)
 
-    @property
-    def _fast(self) -> Callable[..., Any]:
-        """The fast call the next call runs (`never` when no trace is hot)."""
-        return type(self).__call__
-
     def _use(self, fast: Callable[..., Any]) -> None:
         """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
-        if type(self).__call__ is not fast:
-            self.__class__ = hot_class(Function, fast)
+        if type(self)._fast is not fast:
+            self.__class__ = hot_class(Function, fast, self)
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
