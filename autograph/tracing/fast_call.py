@@ -76,30 +76,30 @@ def missed(
     `values` holds one value per parameter, MISS where left out; the ones after
     the first left out were given by keyword, so they go on by keyword.
     """
-    end = 0
-    while end < len(values) and values[end] is not MISS:
-        end += 1
+    end = len(values)
+    for index, value in enumerate(values):
+        if value is MISS:
+            end = index
+            break
+    if end == len(values):
+        return function._general(values + extra, kwargs or {})
     later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
     return function._general(values[:end] + extra, {**later, **(kwargs or {})})
 
 
 def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:
-    """`base` whose `__call__` is `fast` made for `caller`, once per fast call and caller.
+    """`base` whose `__call__` is `fast` made for `caller` (`never` keeps `base` itself).
 
     Python looks `__call__` up on the class, so a Function (or ConcreteFunction)
     whose trace is hot becomes an instance of this subclass: a call that hits
     the cache then runs in the one frame of the fast call. `_fast` on the class
-    says which trace's fast call it is; `never` keeps `base` itself.
+    says which trace's fast call it is. The caller keeps the classes it made.
     """
     if fast is never:
         return base
-    classes = vars(fast).setdefault("hot_classes", {})
-    cls = classes.get(caller)
-    if cls is None:
-        namespace = {name: getattr(base, name) for name in ("__module__", "__qualname__", "__doc__")}
-        namespace.update(__slots__=(), __call__=staticmethod(fast(caller)), _fast=staticmethod(fast))
-        cls = classes[caller] = type(base.__name__, (base,), namespace)
-    return cls
+    namespace = {name: getattr(base, name) for name in ("__module__", "__qualname__", "__doc__")}
+    namespace.update(__slots__=(), __call__=staticmethod(fast(caller)), _fast=staticmethod(fast))
+    return type(base.__name__, (base,), namespace)
 
 
 def build_fast_call(cf: Any) -> Callable[..., Any]:

@@ -57,6 +57,7 @@ __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eager
 
 _FAST = object()  # marks the key of a Function of one argument called with a tensor
 _FLAT = object()  # marks the key of arguments without containers
+_PATIENCE = 3  # general hits of another exact trace before it takes over the fast call
 _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 # (function identity, cache key) of every Function being traced or inlined right now
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
@@ -100,6 +101,8 @@ class Function:
         self._checked_signature: InputSignature | None = None
         self._converted: Callable[..., Any] | None = None
         self._cache: dict[Any, ConcreteFunction] = {}
+        self._hot_classes: dict[Callable[..., Any], type] = {}  # see _use
+        self._waited = 0  # general hits of another trace since the hot one became hot
         self._traces: list[ConcreteFunction] = []
         self._relaxed: list[ConcreteFunction] = []
         self._lock = threading.RLock()
@@ -174,7 +177,10 @@ class Function:
     def _use(self, fast: Callable[..., Any]) -> None:
         """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
         if type(self)._fast is not fast:
-            self.__class__ = hot_class(Function, fast, self)
+            cls = self._hot_classes.get(fast)
+            if cls is None:
+                cls = self._hot_classes[fast] = hot_class(Function, fast, self)
+            self.__class__ = cls
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
@@ -200,11 +206,20 @@ class Function:
         return cf.run([leaves[i] for i in cf.input_positions])
 
     def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
-        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call."""
+        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call.
+
+        At once when no trace is hot; else after `_PATIENCE` such hits, so that
+        shapes that alternate do not change the Function's class at every call.
+        """
         if self._monitor.streak:
             self._monitor.streak = 0
-        if cf.exact and cf.fast is not never:
-            self._use(cf.fast)
+        fast = cf.fast if cf.exact else never
+        if fast is not never and type(self)._fast is not fast:
+            if type(self)._fast is never or self._waited >= _PATIENCE:
+                self._use(fast)
+                self._waited = 0
+            else:
+                self._waited += 1
         return cf
 
     def _canonical(self, args: tuple, kwargs: dict) -> tuple:
@@ -320,6 +335,7 @@ class Function:
             cf = self._cache.pop(k)
             if cf in self._traces and cf not in self._cache.values():
                 self._traces.remove(cf)
+                self._hot_classes.pop(cf._fast, None)
         self._relaxed = [cf for cf in self._relaxed if cf in self._traces]
 
     # -- inspecting ---------------------------------------------------------

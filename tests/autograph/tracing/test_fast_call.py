@@ -372,3 +372,19 @@ def test_calls_while_another_thread_traces_get_their_results():
         release.set()
         tracer.join()
     assert STEP_ASIDE[0] == 0 and f.experimental_get_tracing_count() == 1
+
+
+def test_alternating_shapes_keep_one_hot_trace_and_a_lasting_change_takes_over():
+    f = ag.function(lambda x: x * 2, autograph=False)
+    a, b = np.float32([1, 2]), np.float32([1, 2, 3])
+    f(a), f(a), f(b), f(b)
+    hot_b = f._fast
+    assert hot_b is f.get_concrete_function(b).fast
+    for _ in range(2):  # a few general hits of the other trace: the class stays
+        np.testing.assert_array_equal(f(a), [2, 4])
+        np.testing.assert_array_equal(f(b), [2, 4, 6])
+    assert f._fast is hot_b
+    for _ in range(10):
+        np.testing.assert_array_equal(f(a), [2, 4])
+    assert f._fast is f.get_concrete_function(a).fast
+    assert f.experimental_get_tracing_count() == 2
