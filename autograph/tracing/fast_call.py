@@ -5,21 +5,19 @@ trace whose arguments are plain (no containers, every tensor input of a fixed
 dtype and rank, every other argument a Python number or string) gets one
 generated function that does it all at once: it tests each argument against
 the trace's key, runs the compiled graph's body inline and returns the NumPy
-result (one output as it is; others packed by the ConcreteFunction). It is
-made for each caller, the Function or ConcreteFunction it answers for:
+result (one output as it is; others packed by the ConcreteFunction). Each
+caller, the Function or ConcreteFunction it answers for, gets its own copy
+(`_Maker`), whose global `function` is that caller:
 
-    def add_one_for(function):
-        def add_one(x=MISS, *extra):
-            if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
-                return missed(function, NAMES, (x,), extra)
-            try:
-                add = x + 1
-                return add
-            except Exception as error:
-                note_user_line(error)
-                raise
-        add_one.__qualname__ = 'add_one'  # Python's binding errors name the user's function
-        return add_one
+    def add_one(x=MISS, *extra):
+        if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
+            return missed(function, NAMES, (x,), extra)
+        try:
+            add = x + 1
+            return add
+        except Exception:
+            note_raised()
+            raise
 
 A caller whose trace is hot has its fast call as its class's `__call__`
 (`hot_class`), so a cache hit runs in this one Python frame. The parameters
@@ -38,6 +36,7 @@ from __future__ import annotations
 import functools
 import inspect
 import linecache
+import sys
 import types
 from collections.abc import Callable
 from typing import Any
@@ -66,6 +65,11 @@ def general_call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
 def never(function: Any) -> Callable[..., Any]:
     """The fast call (maker) of a trace whose arguments are not plain: every call is general."""
     return functools.partial(general_call, function)
+
+
+def note_raised() -> None:
+    """`note_user_line` for the exception being handled (the fast call's `except` names none)."""
+    note_user_line(sys.exc_info()[1])
 
 
 def missed(
@@ -116,28 +120,45 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     graph_params = iter(code.co_varnames[: code.co_argcount])
     inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
     header, params = _Header.of(cf.signature, inner, names)
-    renames = [f"        {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
+    renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
     tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
     tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
     outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
-    error, name = names.fresh("error"), names.fresh(cf.name if cf.name.isidentifier() else "fast_call")
     lines = [
-        f"def {names.fresh(name + '_for')}({header.function}):",
-        f"    def {name}({header.params}):",
-        f"        if {' or '.join(tests)}:",
-        f"            return {names.bind('missed', missed)}({header.missed_arguments})",
+        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
+        f"    if {' or '.join(tests)}:",
+        f"        return {names.bind('missed', missed)}({header.missed_arguments})",
         *renames,
-        "        try:",
-        *[f"        {line}" for line in body],
-        f"            return {_result(cf, outputs, names)}",
-        f"        except Exception as {error}:",
-        f"            {names.bind('note_user_line', note_user_line)}({error})",
-        "            raise",
-        f"    {name}.__qualname__ = {name!r}  # Python's binding errors name the user's function",
-        f"    return {name}",
+        "    try:",
+        *[f"    {line}" for line in body],
+        f"        return {_result(cf, outputs, names)}",
+        "    except Exception:",
+        f"        {names.bind('note_raised', note_raised)}()",
+        "        raise",
     ]
-    shift = 4 + len(renames)  # graph line 2, the body's first, is line 6 + len(renames) here
-    return _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
+    shift = 3 + len(renames)  # graph line 2, the body's first, is line 5 + len(renames) here
+    template = _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
+    return _Maker(template, header.function)
+
+
+class _Maker:
+    """A trace's fast call made for a caller: one compiled function, globals per caller.
+
+    The function reads its caller, the global `function` (named apart from the
+    body's names), only to hand it a call it misses. A copy of the globals per
+    caller keeps the generated source flat: a closure would cost the compiler
+    a second function at every trace.
+    """
+
+    __slots__ = ("template", "name")
+
+    def __init__(self, template: types.FunctionType, name: str) -> None:
+        self.template, self.name = template, name
+
+    def __call__(self, caller: Any) -> types.FunctionType:
+        template = self.template
+        namespace = {**template.__globals__, self.name: caller}
+        return types.FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
 
 
 class _Header:
@@ -184,7 +205,7 @@ class _Header:
 
 
 def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int, body_lines: int) -> Any:
-    """Define the maker; the fast call's lines map to the user's code like the graph's own."""
+    """Define the function; its lines map to the user's code like the graph's own lines."""
     source = "\n".join(lines) + "\n"
     filename = graph_file.replace("autograph_graph_", "autograph_fast_call_", 1)
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
