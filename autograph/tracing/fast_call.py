@@ -158,7 +158,8 @@ class _Maker:
     def __call__(self, caller: Any) -> types.FunctionType:
         template = self.template
         namespace = {**template.__globals__, self.name: caller}
-        return types.FunctionType(template.__code__, namespace, template.__name__, template.__defaults__)
+        code = template.__code__.replace()  # its own inline caches, keyed by its own globals
+        return types.FunctionType(code, namespace, template.__name__, template.__defaults__)
 
 
 class _Header:
