@@ -161,13 +161,11 @@ class Function:
         return self._func
 
     # -- calling ----------------------------------------------------------
-    # Until a trace is hot every call is general; then the Function's class is
-    # `hot_class(Function, fast, self)`, whose `__call__` is that trace's fast call.
-    __call__ = general_call
+    __call__ = general_call  # until a trace is hot: then the class is hot_class(Function, ...)
     _fast = staticmethod(never)  # the fast call (maker) the class runs
 
     def _general(self, args: tuple, kwargs: dict) -> Any:
-        """Every call the entry does not answer: eager, inside a trace, keywords, a miss."""
+        """Every call the fast call does not answer: eager, inside a trace, a miss."""
         if EAGER[0]:
             return self._call_python(self._func, args, kwargs)
         if graph_being_built() is not None:
@@ -177,10 +175,8 @@ class Function:
     def _use(self, fast: Callable[..., Any]) -> None:
         """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
         if type(self)._fast is not fast:
-            cls = self._hot_classes.get(fast)
-            if cls is None:
-                cls = self._hot_classes[fast] = hot_class(Function, fast, self)
-            self.__class__ = cls
+            classes = self._hot_classes
+            self.__class__ = classes.get(fast) or classes.setdefault(fast, hot_class(Function, fast, self))
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
@@ -206,11 +202,8 @@ class Function:
         return cf.run([leaves[i] for i in cf.input_positions])
 
     def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
-        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call.
-
-        At once when no trace is hot; else after `_PATIENCE` such hits, so that
-        shapes that alternate do not change the Function's class at every call.
-        """
+        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call,
+        after `_PATIENCE` hits if another is hot (alternating shapes would switch each call)."""
         if self._monitor.streak:
             self._monitor.streak = 0
         fast = cf.fast if cf.exact else never
