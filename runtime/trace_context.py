@@ -28,7 +28,7 @@ STEP_ASIDE = [0]
 _count_lock = threading.Lock()  # `+=` on a list item is no atomic step between threads
 
 # `current_graph` as the ContextVar's own bound method: the same answer without a
-# Python frame, for the call path of a cached Function, which asks at every call.
+# Python frame, for the general call path of a Function, which asks at every call.
 graph_being_built = _current.get
 
 
