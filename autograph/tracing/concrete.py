@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from autograph.tracing.fast_call import MISS, build_fast_call
+from autograph.tracing.fast_call import build_fast_call, general_call, hot_class, never
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
@@ -129,15 +129,15 @@ class ConcreteFunction:
             leaves.append(value)
         return unflatten(self.out_tree, leaves)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not kwargs:
-            try:
-                result = self.fast(*args)
-            except Exception as error:
-                note_user_line(error)
-                raise
-            if result is not MISS:
-                return result
+    # As for a Function: the first call builds the fast call and makes it the
+    # class's `__call__` (`hot_class`); until then, or without one, calls are general.
+    __call__ = general_call
+
+    def _general(self, args: tuple, kwargs: dict) -> Any:
+        """A call the fast call does not answer: bind, check and convert the arguments, then run."""
+        if type(self) is ConcreteFunction and self.fast is not never:
+            self.__class__ = hot_class(ConcreteFunction, self.fast, self)  # the first call
+            return self(*args, **kwargs)
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)
         if tree != self.in_tree:

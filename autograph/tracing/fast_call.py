@@ -5,27 +5,39 @@ trace whose arguments are plain (no containers, every tensor input of a fixed
 dtype and rank, every other argument a Python number or string) gets one
 generated function that does it all at once: it tests each argument against
 the trace's key, runs the compiled graph's body inline and returns the NumPy
-result (one output as it is; others packed by the ConcreteFunction):
+result (one output as it is; others packed by the ConcreteFunction). Each
+caller, the Function or ConcreteFunction it answers for, gets its own copy
+(`_Maker`), whose global `function` is that caller:
 
     def add_one(x=MISS, *extra):
-        if extra or x.__class__ is not ndarray or x.dtype is not D0 or x.shape != S0:
-            return MISS
-        add = x + 1
-        return add
+        if extra or type(x) is not ndarray or x.dtype is not D0 or x.ndim != 1 or len(x) != 4 or STEP_ASIDE[0]:
+            return missed(function, NAMES, (x,), extra)
+        try:
+            add = x + 1
+            return add
+        except Exception:
+            note_raised()
+            raise
 
-It returns `MISS` instead of raising when the arguments do not fit the trace
-(another dtype or shape, a left-out argument, a Python number instead of an
-array): the caller then takes the general path, which binds, converts,
-explains the mismatch or traces. For a trace of fixed shapes (`exact`) the
-tests are the trace's cache key, so a Function may take the fast call without
-computing the key; a trace with None dimensions is fast only for its
-ConcreteFunction and for the Function of its input_signature (the one trace
-every fitting call runs).
+A caller whose trace is hot has its fast call as its class's `__call__`
+(`hot_class`), so a cache hit runs in this one Python frame. The parameters
+are the user's, so Python binds keyword arguments as the function would.
+Anything else (another dtype or shape, a left-out or surplus argument, a
+Python number instead of an array, eager mode, a trace recording in any
+thread) goes to `function._general`, which binds, converts, explains the
+mismatch or traces. For a trace of fixed shapes (`exact`) the tests are the trace's cache key, so
+a Function may take the fast call without computing the key; a trace with
+None dimensions is fast only for its ConcreteFunction and for the Function of
+its input_signature (the one trace every fitting call runs).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import linecache
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -35,21 +47,67 @@ from autograph.tracing.keys import PRIMITIVES
 from autograph.tracing.spec import TensorSpec
 from runtime.compile import output_value
 from runtime.origin import map_location, register_source_map
+from runtime.run_errors import note_user_line
 from runtime.structure import LEAF
+from runtime.trace_context import STEP_ASIDE
 from runtime.types import TensorType
 
-__all__ = ["MISS", "never", "build_fast_call"]
+__all__ = ["MISS", "general_call", "never", "missed", "hot_class", "build_fast_call"]
 
-MISS = object()  # returned by a fast call whose arguments are not those of its trace
+MISS = object()  # the default of each parameter of a fast call: an argument left out
 
 
-def never(*args: Any) -> Any:
-    """The fast call of a Function with no trace to run fast yet."""
-    return MISS
+def general_call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """The `__call__` of a Function or ConcreteFunction with no trace to run fast."""
+    return function._general(args, kwargs)
+
+
+def never(function: Any) -> Callable[..., Any]:
+    """The fast call (maker) of a trace whose arguments are not plain: every call is general."""
+    return functools.partial(general_call, function)
+
+
+def note_raised() -> None:
+    """`note_user_line` for the exception being handled (the fast call's `except` names none)."""
+    note_user_line(sys.exc_info()[1])
+
+
+def missed(
+    function: Any, names: tuple, values: tuple, extra: tuple, kwargs: dict | None = None
+) -> Any:
+    """A fast call whose tests failed: the general path, with the arguments as they were given.
+
+    `values` holds one value per parameter, MISS where left out; the ones after
+    the first left out were given by keyword, so they go on by keyword.
+    """
+    end = len(values)
+    for index, value in enumerate(values):
+        if value is MISS:
+            end = index
+            break
+    if end == len(values):
+        return function._general(values + extra, kwargs or {})
+    later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
+    return function._general(values[:end] + extra, {**later, **(kwargs or {})})
+
+
+def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:
+    """`base` whose `__call__` is `fast` made for `caller` (`never` keeps `base` itself).
+
+    Python looks `__call__` up on the class, so a Function (or ConcreteFunction)
+    whose trace is hot becomes an instance of this subclass: a call that hits
+    the cache then runs in the one frame of the fast call. `_fast` on the class
+    says which trace's fast call it is. The caller keeps the classes it made.
+    """
+    if fast is never:
+        return base
+    namespace = {name: getattr(base, name) for name in ("__module__", "__qualname__", "__doc__")}
+    namespace.update(__slots__=(), __call__=staticmethod(fast(caller)), _fast=staticmethod(fast))
+    return type(base.__name__, (base,), namespace)
 
 
 def build_fast_call(cf: Any) -> Callable[..., Any]:
-    """The fast call of ConcreteFunction `cf` (or `never` when its arguments are not plain)."""
+    """The maker of `cf`'s fast call for a caller (`never` when its arguments are not plain)."""
     tree, plan = cf.in_tree, cf.in_plan
     if not cf.signature.all_positional or tree.kind != "tuple":
         return never
@@ -58,30 +116,101 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     compiled = cf._compiled
     _header, *body, last = compiled.source.rstrip("\n").split("\n")
     code = compiled.function.__code__
-    names = _Names(compiled.function.__globals__, code.co_varnames + code.co_names)
+    names = _Names(compiled.function.__globals__, _names_in(code))
     graph_params = iter(code.co_varnames[: code.co_argcount])
-    params = [next(graph_params) if isinstance(p, TensorSpec) else names.fresh(n) for n, p in zip(cf.signature.names, plan)]
-    extra = names.fresh("extra")
-    tests = [extra] + [_test(i, name, part, names) for i, (name, part) in enumerate(zip(params, plan))]
+    inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
+    header, params = _Header.of(cf.signature, inner, names)
+    renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
+    tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
+    tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
     outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
-    miss = names.bind("MISS", MISS)
     lines = [
-        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}("
-        + "".join(f"{p}={miss}, " for p in params) + f"*{extra}):",
+        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
         f"    if {' or '.join(tests)}:",
-        f"        return {miss}",
-        *body,
-        f"    return {_result(cf, outputs, names)}",
+        f"        return {names.bind('missed', missed)}({header.missed_arguments})",
+        *renames,
+        "    try:",
+        *[f"    {line}" for line in body],
+        f"        return {_result(cf, outputs, names)}",
+        "    except Exception:",
+        f"        {names.bind('note_raised', note_raised)}()",
+        "        raise",
     ]
-    return _compile(compiled.filename, lines, names.namespace, shift=2)
+    shift = 3 + len(renames)  # graph line 2, the body's first, is line 5 + len(renames) here
+    template = _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
+    return _Maker(template, header.function)
 
 
-def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int) -> Any:
+class _Maker:
+    """A trace's fast call made for a caller: one compiled function, globals per caller.
+
+    The function reads its caller, the global `function` (named apart from the
+    body's names), only to hand it a call it misses. A copy of the globals per
+    caller keeps the generated source flat: a closure would cost the compiler
+    a second function at every trace.
+    """
+
+    __slots__ = ("template", "name")
+
+    def __init__(self, template: types.FunctionType, name: str) -> None:
+        self.template, self.name = template, name
+
+    def __call__(self, caller: Any) -> types.FunctionType:
+        template = self.template
+        namespace = {**template.__globals__, self.name: caller}
+        code = template.__code__.replace()  # its own inline caches, keyed by its own globals
+        return types.FunctionType(code, namespace, template.__name__, template.__defaults__)
+
+
+class _Header:
+    """The parameters of a fast call, and how it hands a call it misses to `missed`.
+
+    The parameters take the user's names and kinds, so Python itself binds a
+    keyword argument as the Function would; every one defaults to MISS, and
+    `*extra` takes surplus positional arguments, for the general path to
+    explain. When a user's name is also a name of the graph body, the
+    parameters are positional-only under names of their own and `**kwargs`
+    sends every keyword call the general way.
+    """
+
+    def __init__(self, function: str, params: str, tests: list[str], missed_arguments: str) -> None:
+        self.function, self.params, self.tests = function, params, tests
+        self.missed_arguments = missed_arguments
+
+    @classmethod
+    def of(cls, signature: Any, inner: list, names: _Names) -> tuple[_Header, list[str]]:
+        user = list(signature.names)
+        by_name = all(n not in names.used or n == g for n, g in zip(user, inner))
+        if by_name:
+            names.used.update(user)
+            params = user
+        else:
+            params = [g if g is not None else names.fresh(n) for n, g in zip(user, inner)]
+        function, extra = names.fresh("function"), names.fresh("extra")
+        miss = names.bind("MISS", MISS)
+        positional_only = sum(kind is inspect.Parameter.POSITIONAL_ONLY for kind in signature.kinds)
+        if not by_name:
+            positional_only = len(params)
+        defaults = [f"{p}={miss}" for p in params]
+        parts = [*defaults[:positional_only], "/"] if positional_only else []
+        parts += [*defaults[positional_only:], f"*{extra}"]
+        values = f"({params[0]},)" if len(params) == 1 else f"({', '.join(params)})"
+        arguments = [function, names.bind("NAMES", tuple(user)), values, extra]
+        tests = [extra]
+        if not by_name:
+            kwargs = names.fresh("kwargs")
+            parts.append(f"**{kwargs}")
+            arguments.append(kwargs)
+            tests.append(kwargs)
+        return cls(function, ", ".join(parts), tests, ", ".join(arguments)), params
+
+
+def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift: int, body_lines: int) -> Any:
     """Define the function; its lines map to the user's code like the graph's own lines."""
     source = "\n".join(lines) + "\n"
     filename = graph_file.replace("autograph_graph_", "autograph_fast_call_", 1)
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
-    origins = {line + shift: map_location(graph_file, line) for line in range(2, len(lines) - shift)}
+    origins = {line + shift: map_location(graph_file, line) for line in range(2, 2 + body_lines)}
     register_source_map(filename, {line: o for line, o in origins.items() if o is not None}, graph=True)
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own code
     return namespace[lines[0][4 : lines[0].index("(")]]
@@ -90,7 +219,7 @@ def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift
 class _Names:
     """Globals for the generated function, named apart from every name the graph body uses."""
 
-    def __init__(self, graph_globals: dict[str, Any], body_names: tuple[str, ...]) -> None:
+    def __init__(self, graph_globals: dict[str, Any], body_names: set[str]) -> None:
         self.namespace = dict(graph_globals)
         self.used = set(body_names)  # every local, global and attribute name of the body
         self._bound: dict[int, str] = {}
@@ -112,6 +241,15 @@ class _Names:
         return name
 
 
+def _names_in(code: types.CodeType) -> set[str]:
+    """Every name `code` and the code nested in it use: none may become a parameter."""
+    names = set(code.co_varnames + code.co_names + code.co_freevars + code.co_cellvars)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names_in(const)
+    return names
+
+
 def _plain(part: Any) -> bool:
     """A key part the fast call can test: a fixed NumPy type, or a Python number or string."""
     if isinstance(part, TensorSpec):
@@ -123,22 +261,28 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
     """A test that is true when argument `name` does *not* fit key part `part`."""
     if isinstance(part, TensorSpec):
         ndarray, dtype = names.bind("ndarray", np.ndarray), names.bind(f"D{index}", part.dtype)
+        of_type = f"{names.bind('type', type)}({name})"  # `type(x)` is a specialised call
         if part.shape == ():  # a NumPy scalar, or a 0-d array
             scalar_type = names.bind(f"T{index}", part.dtype.type)
-            kind = f"{name}.__class__ is not {scalar_type} and {name}.__class__ is not {ndarray}"
-            return f"{kind} or {name}.dtype is not {dtype} or {name}.shape != ()"
-        return f"{name}.__class__ is not {ndarray} or {name}.dtype is not {dtype} or {_shape_test(index, name, part.shape, names)}"
+            kind = f"{of_type} is not {scalar_type} and {of_type} is not {ndarray}"
+            return f"{kind} or {name}.dtype is not {dtype} or {name}.ndim != 0"
+        return f"{of_type} is not {ndarray} or {name}.dtype is not {dtype} or {_shape_test(index, name, part.shape, names)}"
     kind, value = part
     if kind is type(None):
         return f"{name} is not None"
-    kind_name = names.bind(f"K{index}", kind)
+    kind_name, of_type = names.bind(f"K{index}", kind), f"{names.bind('type', type)}({name})"
     if value != value:  # NaN keys every NaN alike
-        return f"{name}.__class__ is not {kind_name} or {name} == {name}"
-    return f"{name}.__class__ is not {kind_name} or {name} != {names.bind(f'V{index}', value)}"
+        return f"{of_type} is not {kind_name} or {name} == {name}"
+    return f"{of_type} is not {kind_name} or {name} != {names.bind(f'V{index}', value)}"
 
 
 def _shape_test(index: int, name: str, shape: tuple, names: _Names) -> str:
-    """True when the shape of array `name` does not fit `shape` (None fits any size)."""
+    """True when the shape of array `name` does not fit `shape` (None fits any size).
+
+    `len(x)` and `x.ndim` make no tuple: a vector's test is `x.ndim != 1 or len(x) != n`.
+    """
+    if len(shape) == 1 and shape[0] is not None:
+        return f"{name}.ndim != 1 or {names.bind('len', len)}({name}) != {shape[0]}"
     if None not in shape:
         return f"{name}.shape != {names.bind(f'S{index}', shape)}"
     dims = [f"{name}.shape[{i}] != {d}" for i, d in enumerate(shape) if d is not None]

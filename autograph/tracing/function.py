@@ -4,7 +4,8 @@ Calling a Function computes a cache key from its arguments (see `keys`),
 runs the matching ConcreteFunction, or — on a miss — converts the function,
 traces it into a graph, compiles and caches it. Python side effects (print,
 appends, reading globals) therefore happen only while tracing. A call like the
-last one that hit skips the key: it takes that trace's fast call (`fast_call`).
+last one that hit skips the key: `__call__` is that trace's fast call
+(`fast_call.hot_class`), and only a call it does not answer reaches `_general`.
 
     @ag.function
     def double(a):
@@ -30,7 +31,8 @@ import numpy as np
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
-from autograph.tracing.fast_call import MISS, never
+from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
+from autograph.tracing.fast_call import general_call, hot_class, never
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -47,28 +49,18 @@ from autograph.tracing.trace import trace_function
 from autograph.tracing.variable_policy import traced_with_variable_policy
 from runtime.errors import StagingError
 from runtime.origin import user_origin
-from runtime.run_errors import note_user_line
 from runtime.structure import flatten, unflatten
 from runtime.tensor import Tensor
 from runtime.trace_context import graph_being_built
 
 __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eagerly"]
 
-_EAGER = [False]
 _FAST = object()  # marks the key of a Function of one argument called with a tensor
 _FLAT = object()  # marks the key of arguments without containers
+_PATIENCE = 3  # general hits of another exact trace before it takes over the fast call
 _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 # (function identity, cache key) of every Function being traced or inlined right now
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
-
-
-def run_functions_eagerly(run_eagerly: bool) -> None:
-    """Run every Function as plain Python (no tracing) while debugging."""
-    _EAGER[0] = bool(run_eagerly)
-
-
-def functions_run_eagerly() -> bool:
-    return _EAGER[0]
 
 
 class Function:
@@ -102,7 +94,6 @@ class Function:
         self._instance = None if _instance is None else _weak(_instance)
         self._signature = Signature.of(func, skip_first=_instance is not None)
         self._single_positional = self._signature.single_positional
-        self._fast: Callable[..., Any] = never
         self._hinted = self._signature.positions_hinted(Tensor) if follow_type_hints else ()
         self._name = getattr(func, "__name__", type(func).__name__)
         # built at the first call: a method's signature is known once it is bound
@@ -110,6 +101,8 @@ class Function:
         self._checked_signature: InputSignature | None = None
         self._converted: Callable[..., Any] | None = None
         self._cache: dict[Any, ConcreteFunction] = {}
+        self._hot_classes: dict[Callable[..., Any], type] = {}  # see _use
+        self._waited = 0  # general hits of another trace since the hot one became hot
         self._traces: list[ConcreteFunction] = []
         self._relaxed: list[ConcreteFunction] = []
         self._lock = threading.RLock()
@@ -168,21 +161,22 @@ class Function:
         return self._func
 
     # -- calling ----------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or _EAGER[0] or graph_being_built() is not None:
-            if _EAGER[0]:
-                return self._call_python(self._func, args, kwargs)
-            if graph_being_built() is not None:
-                return self._call_inline(args, kwargs)
-            return self._call_traced(args, kwargs)
-        try:
-            result = self._fast(*args)  # the trace called last, if its arguments are plain
-        except Exception as error:
-            note_user_line(error)
-            raise
-        if result is MISS:
-            return self._call_traced(args, kwargs)
-        return result
+    __call__ = general_call  # until a trace is hot: then the class is hot_class(Function, ...)
+    _fast = staticmethod(never)  # the fast call (maker) the class runs
+
+    def _general(self, args: tuple, kwargs: dict) -> Any:
+        """Every call the fast call does not answer: eager, inside a trace, a miss."""
+        if EAGER[0]:
+            return self._call_python(self._func, args, kwargs)
+        if graph_being_built() is not None:
+            return self._call_inline(args, kwargs)
+        return self._call_traced(args, kwargs)
+
+    def _use(self, fast: Callable[..., Any]) -> None:
+        """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
+        if type(self)._fast is not fast:
+            classes = self._hot_classes
+            self.__class__ = classes.get(fast) or classes.setdefault(fast, hot_class(Function, fast, self))
 
     def _call_python(self, func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         if self._instance is not None:
@@ -200,7 +194,7 @@ class Function:
             inputs = self._input_signature.inputs_for(values, self._name)
             cf = self._signature_trace()
             if not self._input_signature.defaults:
-                self._fast = cf.fast  # the only trace: every call that fits its specs runs it
+                self._use(cf.fast)  # the only trace: every call that fits its specs runs it
             return cf.run(inputs)
         key, leaves = self._key(values)
         cf = self._cache.get(key)
@@ -208,11 +202,17 @@ class Function:
         return cf.run([leaves[i] for i in cf.input_positions])
 
     def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
-        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call."""
+        """A hit ends the retrace streak; a trace of exactly this key becomes the fast call,
+        after `_PATIENCE` hits if another is hot (alternating shapes would switch each call)."""
         if self._monitor.streak:
             self._monitor.streak = 0
-        if cf.exact and cf.fast is not never:
-            self._fast = cf.fast
+        fast = cf.fast if cf.exact else never
+        if fast is not never and type(self)._fast is not fast:
+            if type(self)._fast is never or self._waited >= _PATIENCE:
+                self._use(fast)
+                self._waited = 0
+            else:
+                self._waited += 1
         return cf
 
     def _canonical(self, args: tuple, kwargs: dict) -> tuple:
@@ -286,7 +286,7 @@ class Function:
                 specs = relaxed_specs(self._traces, tree, leaves, specs) or specs
             cf = self._trace(key, tree, leaves, specs)
             self._cache[key] = cf
-            self._fast = never  # the next hit goes the general way, which ends the retrace streak
+            self._use(never)  # the next hit goes the general way, which ends the retrace streak
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
             self._monitor.traced(self._name, param_keys(self._signature.names, tree, leaves))
@@ -328,6 +328,7 @@ class Function:
             cf = self._cache.pop(k)
             if cf in self._traces and cf not in self._cache.values():
                 self._traces.remove(cf)
+                self._hot_classes.pop(cf._fast, None)
         self._relaxed = [cf for cf in self._relaxed if cf in self._traces]
 
     # -- inspecting ---------------------------------------------------------

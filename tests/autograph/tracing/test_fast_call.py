@@ -3,6 +3,7 @@
 import functools
 import gc
 import threading
+import traceback
 import warnings
 
 import numpy as np
@@ -10,8 +11,10 @@ import pytest
 
 import autograph as ag
 from autograph.errors import FailedPreconditionError, InvalidArgumentError
-from autograph.tracing.fast_call import MISS, never
+from autograph.tracing.fast_call import never
+from autograph.tracing.function import Function
 from autograph.tracing.retracing import RetracingWarning
+from runtime.trace_context import STEP_ASIDE
 
 
 def counted(func):
@@ -25,6 +28,13 @@ def counted(func):
     wrapper = ag.function(body, autograph=False)
     wrapper.traces = 0
     return wrapper
+
+
+class General:
+    """Stands in for the caller of a fast call: says which arguments reached its general path."""
+
+    def _general(self, args, kwargs):
+        return ("general", args, kwargs)
 
 
 def test_second_call_of_a_trace_takes_the_fast_call():
@@ -116,7 +126,8 @@ def test_called_while_tracing_it_is_inlined_not_run():
 def test_concrete_function_fast_call_and_its_errors():
     f = ag.function(lambda x: x + 1, autograph=False)
     cf = f.get_concrete_function(np.float32([1, 2]))
-    assert cf.fast(np.float64([1, 2])) is MISS
+    other = np.float64([1, 2])
+    assert cf.fast(General())(other) == ("general", (other,), {})
     np.testing.assert_array_equal(cf(np.float32([1, 2])), [2, 3])
     scalar = f.get_concrete_function(np.float32(1))
     assert scalar(1.5) == 2.5 and type(scalar(1.5)) is np.float32  # converted by the general path
@@ -131,7 +142,8 @@ def test_unknown_dims_are_fast_for_the_concrete_function_only():
     cf = f.get_concrete_function(ag.TensorSpec([None, 2], np.float32))
     assert not cf.exact and cf.fast is not never
     np.testing.assert_array_equal(cf(np.zeros((3, 2), np.float32)), np.ones((3, 2)))
-    assert cf.fast(np.zeros((3, 3), np.float32)) is MISS
+    other = np.zeros((3, 3), np.float32)
+    assert cf.fast(General())(other) == ("general", (other,), {})
     with pytest.raises(InvalidArgumentError):
         cf(np.zeros((3, 3), np.float32))
     assert f.get_concrete_function(ag.TensorSpec(None, np.float32)).fast is never
@@ -250,3 +262,129 @@ def test_threads_alternating_shapes_get_their_own_results():
     for thread in threads:
         thread.join()
     assert not errors and f.experimental_get_tracing_count() == 2
+
+
+def test_a_cache_hit_runs_in_the_one_frame_of_the_fast_call():
+    @ag.function
+    def solve(a, b):
+        return np.linalg.solve(a, b)
+
+    solve(np.eye(2), np.ones(2)), solve(np.eye(2), np.ones(2))
+    assert isinstance(solve, Function) and type(solve)._fast is solve._fast is not never
+    with pytest.raises(np.linalg.LinAlgError) as caught:
+        solve(np.zeros((2, 2)), np.ones(2))
+    files = [entry.filename for entry in traceback.extract_tb(caught.value.__traceback__)]
+    assert not any(name.endswith(("function.py", "concrete.py", "bound.py")) for name in files)
+
+
+def test_keywords_bind_like_the_users_parameters():
+    def scaled(a, n, /, b, scale=2.0):
+        return a * n + b * scale
+
+    f = counted(scaled)
+    x = np.float32([1, 2])
+    f(x, 3, x), f(x, 3, x)
+    assert f._fast is not never
+    np.testing.assert_array_equal(f(x, 3, b=x), [5, 10])
+    np.testing.assert_array_equal(f(x, 3, scale=2.0, b=x), [5, 10])
+    np.testing.assert_array_equal(f(x, 3, x, scale=1.0), [4, 8])  # another key: traces
+    np.testing.assert_array_equal(f(x, 3, b=x), [5, 10])  # left out: the default, general path
+    assert f.traces == 2
+    bad_calls = [lambda: f(x, n=3, b=x), lambda: f(x, 3, c=x), lambda: f(x, 3, x, 2.0, 5), lambda: f(x)]
+    for bad in bad_calls:
+        with pytest.raises(TypeError):
+            bad()
+
+
+def test_a_users_name_that_the_graph_uses_falls_back_to_positional_parameters():
+    @ag.function(autograph=False)
+    def shadow(x, add):
+        return x + 1 + add
+
+    x = np.float32([1, 2])
+    for _ in range(3):
+        np.testing.assert_array_equal(shadow(x, 1), [3, 4])
+        np.testing.assert_array_equal(shadow(x, add=1), [3, 4])
+    assert shadow._fast is not never and shadow.experimental_get_tracing_count() == 1
+
+
+def test_methods_and_functions_without_arguments_take_the_fast_call():
+    class Model:
+        @ag.function(autograph=False)
+        def double(self, x):
+            return x * 2
+
+    model, x = Model(), np.float32([1, 2])
+    for _ in range(3):
+        np.testing.assert_array_equal(model.double(x), [2, 4])
+    assert model.double.__func__._fast is not never
+    constant = ag.function(lambda: np.float32(3), autograph=False)
+    assert constant() == 3 and constant() == 3 and constant._fast is not never
+    with pytest.raises(TypeError):
+        constant(1)
+
+
+def test_eager_mode_counts_once_however_often_it_is_switched_on():
+    f = counted(lambda x: x + 1)
+    x = np.float32([1])
+    f(x), f(x)
+    try:
+        ag.run_functions_eagerly(True)
+        ag.run_functions_eagerly(True)
+    finally:
+        ag.run_functions_eagerly(False)
+    f(x)
+    assert STEP_ASIDE[0] == 0 and f.traces == 1
+
+
+def test_a_hot_function_called_with_an_array_while_tracing_is_inlined():
+    inner = counted(lambda x: x + 1)
+    constant = np.float32([1])
+    inner(constant), inner(constant)
+
+    @ag.function(autograph=False)
+    def outer(x):
+        return inner(constant) * x
+
+    np.testing.assert_array_equal(outer(np.float32([3])), [6])
+    assert inner.traces == 2  # its Python ran again, into outer's graph
+
+
+def test_calls_while_another_thread_traces_get_their_results():
+    f = ag.function(lambda x: x * 2, autograph=False)
+    x = np.float32([1, 2])
+    f(x), f(x)
+    started, release = threading.Event(), threading.Event()
+
+    @ag.function(autograph=False)
+    def slow(y):
+        started.set()
+        release.wait(10)
+        return y
+
+    tracer = threading.Thread(target=slow, args=(x,))
+    tracer.start()
+    started.wait(10)
+    try:
+        assert STEP_ASIDE[0] > 0
+        np.testing.assert_array_equal(f(x), [2, 4])  # the general path runs the same trace
+    finally:
+        release.set()
+        tracer.join()
+    assert STEP_ASIDE[0] == 0 and f.experimental_get_tracing_count() == 1
+
+
+def test_alternating_shapes_keep_one_hot_trace_and_a_lasting_change_takes_over():
+    f = ag.function(lambda x: x * 2, autograph=False)
+    a, b = np.float32([1, 2]), np.float32([1, 2, 3])
+    f(a), f(a), f(b), f(b)
+    hot_b = f._fast
+    assert hot_b is f.get_concrete_function(b).fast
+    for _ in range(2):  # a few general hits of the other trace: the class stays
+        np.testing.assert_array_equal(f(a), [2, 4])
+        np.testing.assert_array_equal(f(b), [2, 4, 6])
+    assert f._fast is hot_b
+    for _ in range(10):
+        np.testing.assert_array_equal(f(a), [2, 4])
+    assert f._fast is f.get_concrete_function(a).fast
+    assert f.experimental_get_tracing_count() == 2
