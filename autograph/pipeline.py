@@ -12,12 +12,14 @@ options) and `convert_source` for a file's text, which is never imported or run.
 
 from __future__ import annotations
 
+import gc
 import linecache
 import re
 import threading
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import gast
@@ -66,6 +68,7 @@ __all__ = [
     "convert_source",
     "load_converted",
     "convert_live",
+    "collection_paused",
 ]
 
 
@@ -125,6 +128,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
+    analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
     bindings.transform(fn, ctx.generated)
 
@@ -216,6 +220,27 @@ def source_map(generated: Generated, settings: Settings, function: str) -> dict[
     return out
 
 
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector from running while one conversion runs.
+
+    A conversion builds trees of thousands of nodes that reference counting
+    frees, but the collector starts whenever a few hundred more objects are
+    alive than before, traversing them (and now and then the whole heap):
+    about 15% of a conversion. Collection resumes when the conversion ends or
+    raises. If it was off already (the caller's choice, or another thread
+    converting) it is left as it is.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 @dataclass
 class ConvertedFunction:
     """One function of a converted file (`autograph convert`): its converted source or the error."""
@@ -255,7 +280,8 @@ def convert_source(
             or (names is None and any(static.is_function_decorator(d) for d in node.decorator_list))
         )
         if wanted:
-            results.append(_convert_one(node, qualname, settings))
+            with collection_paused():
+                results.append(_convert_one(node, qualname, settings))
     return results
 
 
@@ -303,6 +329,15 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
         found = _CODE_CACHE.get(code, {}).get(options)
     if found is not None:
         return found
+    with collection_paused():
+        loaded = _load(func, options)
+    with _LOCK:
+        _CODE_CACHE.setdefault(code, {})[options] = loaded
+    return loaded
+
+
+def _load(func: types.FunctionType, options: Options) -> LoadedCode:
+    code = func.__code__
     parsed = parse_function(func)
     names = LiveNames(func, _ours())
     settings = Settings(
@@ -322,8 +357,6 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
     filename = unique_filename(parsed.filename, func.__qualname__)
     loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
     register_source_map(filename, source_map(generated, settings, func.__qualname__))
-    with _LOCK:
-        _CODE_CACHE.setdefault(code, {})[options] = loaded
     return loaded
 
 
