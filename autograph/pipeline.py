@@ -26,7 +26,7 @@ import gast
 
 from autograph.analysis import analyze
 from autograph.analysis.activity import Activity
-from autograph.analysis.traversal import walk
+from autograph.analysis.census import Census, take_census
 from autograph.converters import (
     asserts,
     bindings,
@@ -86,12 +86,12 @@ class Settings:
     source_lines: list[str] | None = None
 
 
-def _context(fn: gast.AST, settings: Settings, name: str) -> Context:
+def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
     return Context(
         filename=settings.filename,
         first_line=settings.first_line,
         function_name=name,
-        namespace=Namespace.for_tree(fn),
+        namespace=namespace,
         options=settings.options,
         module_of=settings.module_of,
         value_of=settings.value_of,
@@ -100,15 +100,13 @@ def _context(fn: gast.AST, settings: Settings, name: str) -> Context:
     )
 
 
-def _nested_functions(fn: gast.AST) -> list[gast.FunctionDef]:
-    return [n for n in unsupported.own_nodes(fn) if isinstance(n, gast.FunctionDef)]
-
-
 def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None:
     """Convert `fn` in place: every rewrite, nested functions first."""
     name = getattr(fn, "name", "<lambda>")
-    ctx = _context(fn, settings, name)
-    unsupported.check(fn, ctx)
+    census = take_census(fn, unsupported.CONSTRUCTS)
+    ctx = _context(settings, name, Namespace(census.names))
+    if census.refused is not None:
+        unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
@@ -117,13 +115,14 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
     captured = activity.captured | activity.nonlocals
     converted = False
-    for nested in _nested_functions(fn):
+    for nested in census.functions:
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
             convert_node(nested, settings)
             converted = True
-    if converted:  # the nested conversions added names
-        ctx.namespace = Namespace.for_tree(fn)
-    for converter in _needed_passes(fn):
+    if converted:  # the nested conversions added names and constructs
+        census = take_census(fn)
+        ctx.namespace = Namespace(census.names)
+    for converter in _needed_passes(fn, census):
         converter.transform(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
@@ -133,49 +132,14 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     bindings.transform(fn, ctx.generated)
 
 
-def _census(fn: gast.FunctionDef) -> set[str]:
-    """What the function's tree (nested functions included) holds that some rewrite pass acts on."""
-    found: set[str] = set()
-    returns = 0
-    for node in walk(fn):
-        kind = type(node)
-        if kind in _CENSUS_TYPES:
-            found.add(_CENSUS_TYPES[kind])
-        elif kind is gast.Return:
-            returns += 1
-        elif kind is gast.Attribute and node.attr in _CENSUS_NAMES:
-            found.add(node.attr)
-        elif kind is gast.Name and node.id in _CENSUS_NAMES:
-            found.add(node.id)
-        elif kind is gast.UnaryOp and isinstance(node.op, gast.Not):
-            found.add("logical")
-        elif kind is gast.Compare and len(node.ops) > 1:
-            found.add("logical")
-        elif kind in (gast.For, gast.While) and node.orelse:
-            found.add("loop_else")
-    if returns > 1 or (returns == 1 and not isinstance(fn.body[-1], gast.Return)):
-        found.add("return")
-    return found
-
-
-_CENSUS_TYPES = {
-    gast.Assert: "assert",
-    gast.Break: "break",
-    gast.Continue: "continue",
-    gast.IfExp: "if_exp",
-    gast.BoolOp: "logical",
-}
-_CENSUS_NAMES = frozenset({"append", "set_loop_options"})
-
-
-def _needed_passes(fn: gast.FunctionDef) -> list[types.ModuleType]:
+def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[types.ModuleType]:
     """The rewrite passes, in order, less those with nothing to rewrite in `fn` (same output, faster).
 
     The break pass also moves a loop's `else:` after a loop without break; the
     break, continue and return passes write `not flag` guards and tests, which
     the logical pass then rewrites.
     """
-    found = _census(fn)
+    found = (census or take_census(fn)).found
     jumps = bool(found & {"break", "continue", "return"})
     wanted = (
         (directives, "set_loop_options" in found),
@@ -289,7 +253,7 @@ def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> C
     lineno = node.lineno
     try:
         if isinstance(node, gast.AsyncFunctionDef):
-            ctx = _context(node, settings, node.name)
+            ctx = _context(settings, node.name, Namespace(set()))
             raise ctx.error(node, f"cannot convert async function {node.name!r}", "async def is not supported", "make it a plain def")
         node.decorator_list = [d for d in node.decorator_list if not settings.is_ours(d)]
         convert_node(node, settings)
