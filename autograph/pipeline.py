@@ -53,11 +53,11 @@ from autograph.source.loader import (
     unique_filename,
 )
 from autograph.source.naming import Namespace
-from autograph.source.origins import line_map
+from autograph.source.origins import LineOrigins
 from autograph.source.parsing import parse_function, parse_source, strip_decorators
 from autograph.source.resolution import LiveNames, StaticNames
 from runtime.errors import ConversionError
-from runtime.origin import Origin, register_source_map
+from runtime.origin import register_source_map
 
 __all__ = [
     "ConvertedFunction",
@@ -173,15 +173,12 @@ def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
     return Generated(_SINGLE_STATE.sub(r"\1(\2) = \3", emitted.text) + "\n", emitted.starts)
 
 
-def source_map(generated: Generated, settings: Settings, function: str) -> dict[int, Origin]:
-    """Generated file line -> the user's Origin (file, line, text)."""
+def source_map(generated: Generated, settings: Settings, function: str, filename: str) -> LineOrigins:
+    """Line `n` of the generated file `filename` -> the user's Origin (file, line, text), made on first use."""
     starts = [(line + FACTORY_LINES, user) for line, user in generated.starts]
     last_line = FACTORY_LINES + generated.source.count("\n")
-    out = {}
-    for gen_line, rel in line_map(starts, last_line).items():
-        line = rel + settings.first_line - 1
-        out[gen_line] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
-    return out
+    lines = linecache.getlines(settings.filename)
+    return LineOrigins(filename, starts, last_line, settings.filename, settings.first_line, lines, function)
 
 
 @contextmanager
@@ -320,7 +317,7 @@ def _load(func: types.FunctionType, options: Options) -> LoadedCode:
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
     loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
-    register_source_map(filename, source_map(generated, settings, func.__qualname__))
+    register_source_map(filename, source_map(generated, settings, func.__qualname__, filename))
     return loaded
 
 
