@@ -98,10 +98,17 @@ class Transformer(gast.NodeTransformer):
     """
 
     _methods: dict[type, object]
+    # whether the class leaves names and constants as they are (no visit_Name / visit_Constant,
+    # no visit of its own): then the commonest children are not visited at all, holding nothing
+    _keeps_names = True
+    _keeps_constants = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
+        own_visit = cls.visit is not Transformer.visit
+        cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
+        cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
 
     def visit(self, node: gast.AST) -> object:
         method = self._methods.get(type(node))
@@ -125,6 +132,11 @@ class Transformer(gast.NodeTransformer):
                 if value:
                     self._visit_list(value)
             elif isinstance(value, ast.AST):
+                kind = type(value)
+                if (kind is gast.Name and self._keeps_names and getattr(value, "annotation", None) is None) or (
+                    kind is gast.Constant and self._keeps_constants
+                ):
+                    continue
                 new = self.visit(value)
                 if new is None:
                     delattr(node, name)
@@ -135,7 +147,14 @@ class Transformer(gast.NodeTransformer):
     def _visit_list(self, values: list) -> None:
         """Visit each node of a list field in place; a visit may drop a node or return several."""
         out = []
+        keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
         for value in values:
+            kind = type(value)
+            if (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None) or (
+                kind is gast.Constant and keeps_constants
+            ):
+                out.append(value)
+                continue
             if isinstance(value, ast.AST):
                 value = self.visit(value)
                 if value is None:
