@@ -111,6 +111,11 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
+    if not census.branches and not census.functions and not census.found & _JUMPS:
+        # no if/while/for now or after the passes: nothing for the analyses and control flow to do
+        for converter in _needed_passes(fn, census):
+            converter.transform(fn, ctx)
+        return
     activity = Activity.of_function(fn)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
     captured = activity.captured | activity.nonlocals
@@ -130,6 +135,10 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
     bindings.transform(fn, ctx.generated)
+
+
+# what the jump passes lower into ifs and flags
+_JUMPS = frozenset({"break", "continue", "return", "loop_else"})
 
 
 def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[types.ModuleType]:

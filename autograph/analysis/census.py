@@ -11,6 +11,7 @@ used to be its own walk; one walk answers all four.
     census.found       # {'break', 'logical', ...}: the passes worth running
     census.refused     # the first refused node of fn's own code, or None
     census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
+    census.branches    # whether fn's own code holds an if, while or for
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = ["Census", "take_census"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
 _DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
+_BRANCHES = frozenset({gast.If, gast.While, gast.For})
 # node classes a rewrite pass acts on, by the name the pipeline knows the pass's trigger as
 _TRIGGERS = {
     gast.Assert: "assert",
@@ -46,6 +48,7 @@ class Census:
     found: frozenset[str]
     refused: gast.AST | None
     functions: tuple[gast.FunctionDef, ...]
+    branches: bool = False
 
 
 def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = ()) -> Census:
@@ -62,6 +65,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
     found: set[str] = set()
     functions: list[gast.FunctionDef] = []
     first_refused = None
+    branches = False
     returns = 0
     body = fn.body if isinstance(fn.body, list) else [fn.body]
     own = list(body)
@@ -101,8 +105,11 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
             names.update(node.names)
         elif kind is gast.alias:
             names.add(node.asname or node.name.split(".")[0])
-        if is_own and first_refused is None and kind in refused:
-            first_refused = node
+        if is_own:
+            if kind in _BRANCHES:
+                branches = True
+            elif first_refused is None and kind in refused:
+                first_refused = node
         stack = own if is_own and kind not in _SCOPES else other
         for field in child_fields(kind):
             value = getattr(node, field, None)
@@ -112,4 +119,4 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                 stack.append(value)
     if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
         found.add("return")
-    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions))
+    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches)

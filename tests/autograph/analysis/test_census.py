@@ -64,3 +64,9 @@ def test_refused_is_what_check_reports_first():
         unsupported.refuse(refused, ctx)
     assert str(refusal.value) == str(checked.value)
     assert take_census(_fn("def g(x):\n    return x\n"), unsupported.CONSTRUCTS).refused is None
+
+
+def test_branches_are_the_functions_own_ifs_and_loops():
+    assert take_census(_fn(SOURCE)).branches
+    assert not take_census(_fn("def g(x):\n    def h(y):\n        if y:\n            return 1\n    return h(x)\n")).branches
+    assert take_census(_fn("def g(x):\n    with x:\n        for i in x:\n            pass\n")).branches
