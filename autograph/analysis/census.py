@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.analysis.traversal import child_fields
+from autograph.analysis.traversal import CHILD_FIELDS
 
 __all__ = ["Census", "take_census"]
 
@@ -111,7 +111,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
             elif first_refused is None and kind in refused:
                 first_refused = node
         stack = own if is_own and kind not in _SCOPES else other
-        for field in child_fields(kind):
+        for field in CHILD_FIELDS[kind]:
             value = getattr(node, field, None)
             if type(value) is list:
                 stack.extend([item for item in value if isinstance(item, gast.AST)])

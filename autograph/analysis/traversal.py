@@ -24,26 +24,36 @@ from collections.abc import Iterator
 
 import gast
 
-__all__ = ["Transformer", "child_fields", "iter_children", "statements", "walk"]
+__all__ = ["CHILD_FIELDS", "Transformer", "child_fields", "iter_children", "statements", "walk"]
 
 # fields that never hold a statement or expression: operators, contexts and plain strings or numbers
 _LEAF_FIELDS = frozenset(
     {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "module", "level", "conversion", "is_async", "simple"}
 )
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class _ChildFields(dict):
+    """Node class -> its fields that may hold child nodes (in `_fields` order), found on first use.
+
+    Walks read it by subscript (`CHILD_FIELDS[type(node)]`), a plain dict lookup once the class is known.
+    """
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = self[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+        return fields
+
+
+CHILD_FIELDS: dict[type, tuple[str, ...]] = _ChildFields()
 
 
 def child_fields(cls: type) -> tuple[str, ...]:
     """The fields of node class `cls` that may hold child nodes (in `_fields` order)."""
-    fields = _CHILD_FIELDS.get(cls)
-    if fields is None:
-        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
-    return fields
+    return CHILD_FIELDS[cls]
 
 
 def iter_children(node: gast.AST) -> Iterator[gast.AST]:
     """The child nodes of `node` in field order, as `gast.iter_child_nodes` less contexts and operators."""
-    for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+    for name in CHILD_FIELDS[type(node)]:
         value = getattr(node, name, None)
         if type(value) is list:
             for item in value:
@@ -59,7 +69,7 @@ def walk(node: gast.AST) -> Iterator[gast.AST]:
     pop, push = todo.popleft, todo.append
     while todo:
         node = pop()
-        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
@@ -126,7 +136,7 @@ class Transformer(gast.NodeTransformer):
         return method
 
     def generic_visit(self, node: gast.AST) -> gast.AST:
-        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 if value:
