@@ -46,6 +46,17 @@ class _ChildFields(dict):
 CHILD_FIELDS: dict[type, tuple[str, ...]] = _ChildFields()
 
 
+class _BlockFields(dict):
+    """Node class -> its fields that hold statement blocks (or handlers and cases holding them)."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = self[cls] = tuple(f for f in cls._fields if f in _BLOCKS)
+        return fields
+
+
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = _BlockFields()
+
+
 def child_fields(cls: type) -> tuple[str, ...]:
     """The fields of node class `cls` that may hold child nodes (in `_fields` order)."""
     return CHILD_FIELDS[cls]
@@ -108,6 +119,10 @@ class Transformer(gast.NodeTransformer):
     """
 
     _methods: dict[type, object]
+    # set by a transformer whose visit_ methods all take statements: expressions are never
+    # entered, since no statement lies inside one
+    statements_only = False
+    _fields_of: dict[type, tuple[str, ...]] = CHILD_FIELDS
     # whether the class leaves names and constants as they are (no visit_Name / visit_Constant,
     # no visit of its own): then the commonest children are not visited at all, holding nothing
     _keeps_names = True
@@ -116,6 +131,7 @@ class Transformer(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
+        cls._fields_of = _BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
         own_visit = cls.visit is not Transformer.visit
         cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
         cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
@@ -136,7 +152,7 @@ class Transformer(gast.NodeTransformer):
         return method
 
     def generic_visit(self, node: gast.AST) -> gast.AST:
-        for name in CHILD_FIELDS[type(node)]:
+        for name in self._fields_of[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 if value:

@@ -119,3 +119,26 @@ def test_names_and_constants_are_skipped_only_by_transformers_that_keep_them():
     assert {n.id for n in gast.walk(renamed) if isinstance(n, gast.Name)} == {
         n.id.upper() for n in gast.walk(expected) if isinstance(n, gast.Name)
     }
+
+
+class _Passes(Transformer):
+    """Counts `pass` statements; statements only, so it never enters an expression."""
+
+    statements_only = True
+
+    def __init__(self):
+        self.seen = 0
+
+    def visit_Pass(self, node):
+        self.seen += 1
+        return node
+
+    def visit_Lambda(self, node):
+        raise AssertionError("a statements-only transformer entered an expression")
+
+
+def test_a_statements_only_transformer_reaches_every_block_and_no_expression():
+    fn = tree()
+    passes = _Passes()
+    passes.generic_visit(fn)
+    assert passes.seen == sum(isinstance(n, gast.Pass) for n in gast.walk(fn)) == 2
