@@ -117,8 +117,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
             converter.transform(fn, ctx)
         return
     activity = Activity.of_function(fn)
-    # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
-    captured = activity.captured | activity.nonlocals
+    # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
+    # only a function, lambda or class defined in fn captures anything
+    captured = (activity.captured if census.scopes else frozenset()) | activity.nonlocals
     converted = False
     for nested in census.functions:
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):

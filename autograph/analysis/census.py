@@ -12,6 +12,7 @@ used to be its own walk; one walk answers all four.
     census.refused     # the first refused node of fn's own code, or None
     census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
     census.branches    # whether fn's own code holds an if, while or for
+    census.scopes      # whether fn's own code defines a function, lambda or class
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Census:
     refused: gast.AST | None
     functions: tuple[gast.FunctionDef, ...]
     branches: bool = False
+    scopes: bool = False
 
 
 def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = ()) -> Census:
@@ -66,6 +68,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
     functions: list[gast.FunctionDef] = []
     first_refused = None
     branches = False
+    scopes = False
     returns = 0
     body = fn.body if isinstance(fn.body, list) else [fn.body]
     own = list(body)
@@ -110,7 +113,11 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                 branches = True
             elif first_refused is None and kind in refused:
                 first_refused = node
-        stack = own if is_own and kind not in _SCOPES else other
+        if kind in _SCOPES:
+            scopes = scopes or is_own
+            stack = other
+        else:
+            stack = own if is_own else other
         for field in CHILD_FIELDS[kind]:
             value = getattr(node, field, None)
             if type(value) is list:
@@ -119,4 +126,4 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                 stack.append(value)
     if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
         found.add("return")
-    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches)
+    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches, scopes)

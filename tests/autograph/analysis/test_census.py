@@ -70,3 +70,9 @@ def test_branches_are_the_functions_own_ifs_and_loops():
     assert take_census(_fn(SOURCE)).branches
     assert not take_census(_fn("def g(x):\n    def h(y):\n        if y:\n            return 1\n    return h(x)\n")).branches
     assert take_census(_fn("def g(x):\n    with x:\n        for i in x:\n            pass\n")).branches
+
+
+def test_scopes_are_functions_lambdas_and_classes_of_the_functions_own_code():
+    assert take_census(_fn(SOURCE)).scopes
+    assert take_census(_fn("def g(x):\n    return [lambda: v for v in x]\n")).scopes
+    assert not take_census(_fn("def g(x, f=lambda: 1):\n    return [v for v in x if v]\n")).scopes
