@@ -1,9 +1,14 @@
 """Pipeline: runs the converters over one function, in order, and caches the result.
 
-    syntax checks -> nested functions (each converted on its own)
+    census (one walk: names, pass triggers, syntax checks)
+    -> nested functions (each converted on its own)
     -> directives, lists, asserts -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
-    -> analyses (once) -> control flow
+    -> analyses (once) -> control flow -> hoisting, bindings
+
+Passes with nothing to rewrite are skipped, and a function with no if, while
+or for stops after the expression passes. Each conversion runs with the
+cyclic garbage collector paused (`collection_paused`).
 
 Two entries: `convert_live` for a function object (source from inspect,
 compiled and bound to the user's globals and cells, cached by code object and
