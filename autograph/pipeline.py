@@ -1,9 +1,14 @@
 """Pipeline: runs the converters over one function, in order, and caches the result.
 
-    syntax checks -> nested functions (each converted on its own)
+    census (one walk: names, pass triggers, syntax checks)
+    -> nested functions (each converted on its own)
     -> directives, lists, asserts -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
-    -> analyses (once) -> control flow
+    -> analyses (once) -> control flow -> hoisting, bindings
+
+Passes with nothing to rewrite are skipped, and a function with no if, while
+or for stops after the expression passes. Each conversion runs with the
+cyclic garbage collector paused (`collection_paused`).
 
 Two entries: `convert_live` for a function object (source from inspect,
 compiled and bound to the user's globals and cells, cached by code object and
@@ -12,19 +17,21 @@ options) and `convert_source` for a file's text, which is never imported or run.
 
 from __future__ import annotations
 
+import gc
 import linecache
 import re
 import threading
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import gast
 
 from autograph.analysis import analyze
 from autograph.analysis.activity import Activity
-from autograph.analysis.traversal import walk
+from autograph.analysis.census import Census, take_census
 from autograph.converters import (
     asserts,
     bindings,
@@ -51,11 +58,11 @@ from autograph.source.loader import (
     unique_filename,
 )
 from autograph.source.naming import Namespace
-from autograph.source.origins import line_map
+from autograph.source.origins import LineOrigins
 from autograph.source.parsing import parse_function, parse_source, strip_decorators
 from autograph.source.resolution import LiveNames, StaticNames
 from runtime.errors import ConversionError
-from runtime.origin import Origin, register_source_map
+from runtime.origin import register_source_map
 
 __all__ = [
     "ConvertedFunction",
@@ -66,6 +73,7 @@ __all__ = [
     "convert_source",
     "load_converted",
     "convert_live",
+    "collection_paused",
 ]
 
 
@@ -83,12 +91,12 @@ class Settings:
     source_lines: list[str] | None = None
 
 
-def _context(fn: gast.AST, settings: Settings, name: str) -> Context:
+def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
     return Context(
         filename=settings.filename,
         first_line=settings.first_line,
         function_name=name,
-        namespace=Namespace.for_tree(fn),
+        namespace=namespace,
         options=settings.options,
         module_of=settings.module_of,
         value_of=settings.value_of,
@@ -97,81 +105,56 @@ def _context(fn: gast.AST, settings: Settings, name: str) -> Context:
     )
 
 
-def _nested_functions(fn: gast.AST) -> list[gast.FunctionDef]:
-    return [n for n in unsupported.own_nodes(fn) if isinstance(n, gast.FunctionDef)]
-
-
 def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None:
     """Convert `fn` in place: every rewrite, nested functions first."""
     name = getattr(fn, "name", "<lambda>")
-    ctx = _context(fn, settings, name)
-    unsupported.check(fn, ctx)
+    census = take_census(fn, unsupported.CONSTRUCTS)
+    ctx = _context(settings, name, Namespace(census.names))
+    if census.refused is not None:
+        unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
+    if not census.branches and not census.functions and not census.found & _JUMPS:
+        # no if/while/for now or after the passes: nothing for the analyses and control flow to do
+        for converter in _needed_passes(fn, census):
+            converter.transform(fn, ctx)
+        return
     activity = Activity.of_function(fn)
-    # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one
-    captured = activity.captured | activity.nonlocals
+    # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
+    # only a function, lambda or class defined in fn captures anything
+    captured = (activity.captured if census.scopes else frozenset()) | activity.nonlocals
     converted = False
-    for nested in _nested_functions(fn):
+    for nested in census.functions:
         if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
             convert_node(nested, settings)
             converted = True
-    if converted:  # the nested conversions added names
-        ctx.namespace = Namespace.for_tree(fn)
-    for converter in _needed_passes(fn):
+    if converted:  # the nested conversions added names and constructs
+        census = take_census(fn)
+        ctx.namespace = Namespace(census.names)
+    for converter in _needed_passes(fn, census):
         converter.transform(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
+    analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
     bindings.transform(fn, ctx.generated)
 
 
-def _census(fn: gast.FunctionDef) -> set[str]:
-    """What the function's tree (nested functions included) holds that some rewrite pass acts on."""
-    found: set[str] = set()
-    returns = 0
-    for node in walk(fn):
-        kind = type(node)
-        if kind in _CENSUS_TYPES:
-            found.add(_CENSUS_TYPES[kind])
-        elif kind is gast.Return:
-            returns += 1
-        elif kind is gast.Attribute and node.attr in _CENSUS_NAMES:
-            found.add(node.attr)
-        elif kind is gast.Name and node.id in _CENSUS_NAMES:
-            found.add(node.id)
-        elif kind is gast.UnaryOp and isinstance(node.op, gast.Not):
-            found.add("logical")
-        elif kind is gast.Compare and len(node.ops) > 1:
-            found.add("logical")
-        elif kind in (gast.For, gast.While) and node.orelse:
-            found.add("loop_else")
-    if returns > 1 or (returns == 1 and not isinstance(fn.body[-1], gast.Return)):
-        found.add("return")
-    return found
+# what the jump passes lower into ifs and flags
+_JUMPS = frozenset({"break", "continue", "return", "loop_else"})
 
 
-_CENSUS_TYPES = {
-    gast.Assert: "assert",
-    gast.Break: "break",
-    gast.Continue: "continue",
-    gast.IfExp: "if_exp",
-    gast.BoolOp: "logical",
-}
-_CENSUS_NAMES = frozenset({"append", "set_loop_options"})
-
-
-def _needed_passes(fn: gast.FunctionDef) -> list[types.ModuleType]:
+def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[types.ModuleType]:
     """The rewrite passes, in order, less those with nothing to rewrite in `fn` (same output, faster).
 
     The break pass also moves a loop's `else:` after a loop without break; the
     break, continue and return passes write `not flag` guards and tests, which
     the logical pass then rewrites.
     """
-    found = _census(fn)
+    found = (census or take_census(fn)).found
     jumps = bool(found & {"break", "continue", "return"})
     wanted = (
         (directives, "set_loop_options" in found),
@@ -205,15 +188,33 @@ def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
     return Generated(_SINGLE_STATE.sub(r"\1(\2) = \3", emitted.text) + "\n", emitted.starts)
 
 
-def source_map(generated: Generated, settings: Settings, function: str) -> dict[int, Origin]:
-    """Generated file line -> the user's Origin (file, line, text)."""
+def source_map(generated: Generated, settings: Settings, function: str, filename: str) -> LineOrigins:
+    """Line `n` of the generated file `filename` -> the user's Origin (file, line, text), made on first use."""
     starts = [(line + FACTORY_LINES, user) for line, user in generated.starts]
     last_line = FACTORY_LINES + generated.source.count("\n")
-    out = {}
-    for gen_line, rel in line_map(starts, last_line).items():
-        line = rel + settings.first_line - 1
-        out[gen_line] = Origin(settings.filename, line, linecache.getline(settings.filename, line), function)
-    return out
+    lines = linecache.getlines(settings.filename)
+    return LineOrigins(filename, starts, last_line, settings.filename, settings.first_line, lines, function)
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector from running while one conversion runs.
+
+    A conversion builds trees of thousands of nodes that reference counting
+    frees, but the collector starts whenever a few hundred more objects are
+    alive than before, traversing them (and now and then the whole heap):
+    about 15% of a conversion. Collection resumes when the conversion ends or
+    raises. If it was off already (the caller's choice, or another thread
+    converting) it is left as it is.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @dataclass
@@ -255,7 +256,8 @@ def convert_source(
             or (names is None and any(static.is_function_decorator(d) for d in node.decorator_list))
         )
         if wanted:
-            results.append(_convert_one(node, qualname, settings))
+            with collection_paused():
+                results.append(_convert_one(node, qualname, settings))
     return results
 
 
@@ -263,7 +265,7 @@ def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> C
     lineno = node.lineno
     try:
         if isinstance(node, gast.AsyncFunctionDef):
-            ctx = _context(node, settings, node.name)
+            ctx = _context(settings, node.name, Namespace(set()))
             raise ctx.error(node, f"cannot convert async function {node.name!r}", "async def is not supported", "make it a plain def")
         node.decorator_list = [d for d in node.decorator_list if not settings.is_ours(d)]
         convert_node(node, settings)
@@ -303,6 +305,15 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
         found = _CODE_CACHE.get(code, {}).get(options)
     if found is not None:
         return found
+    with collection_paused():
+        loaded = _load(func, options)
+    with _LOCK:
+        _CODE_CACHE.setdefault(code, {})[options] = loaded
+    return loaded
+
+
+def _load(func: types.FunctionType, options: Options) -> LoadedCode:
+    code = func.__code__
     parsed = parse_function(func)
     names = LiveNames(func, _ours())
     settings = Settings(
@@ -321,9 +332,7 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
     loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
-    register_source_map(filename, source_map(generated, settings, func.__qualname__))
-    with _LOCK:
-        _CODE_CACHE.setdefault(code, {})[options] = loaded
+    register_source_map(filename, source_map(generated, settings, func.__qualname__, filename))
     return loaded
 
 

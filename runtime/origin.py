@@ -10,6 +10,7 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy
@@ -46,12 +47,12 @@ _PACKAGE_DIRS = tuple(
 _LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
 _NOT_USER_DIRS = _PACKAGE_DIRS + _LIBRARY_DIRS
 # generated file name -> {generated line: Origin}
-_SOURCE_MAPS: dict[str, dict[int, Origin]] = {}
+_SOURCE_MAPS: dict[str, Mapping[int, Origin]] = {}
 # the generated files that hold compiled graphs (the rest hold converted code)
 _GRAPH_FILES: set[str] = set()
 
 
-def register_source_map(filename: str, line_map: dict[int, Origin], graph: bool = False) -> None:
+def register_source_map(filename: str, line_map: Mapping[int, Origin], graph: bool = False) -> None:
     """Tell error reporting where each line of a generated file came from."""
     _SOURCE_MAPS[filename] = line_map
     if graph:

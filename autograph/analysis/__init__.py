@@ -67,6 +67,8 @@ def analyze(
     activity = Activity.of_function(fn)
     cfg = build_cfg(fn, activity, loop_reads)
     liveness = compute_liveness(cfg, activity.captured if captured is None else captured)
-    locals_ = activity.local_names() - activity.params
+    # every binding of the function's own code is in some CFG node: no second walk for its local names
+    bound = set(activity.params).union(*[node.effects.writes for node in cfg.nodes])
+    locals_ = frozenset(bound) - activity.params - activity.globals - activity.nonlocals
     definitions = compute_reaching_definitions(cfg, locals_)
     return Analyses(activity, cfg, liveness, definitions)

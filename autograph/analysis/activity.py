@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.analysis.traversal import child_fields, walk
+from autograph.analysis.traversal import CHILD_FIELDS, walk
 
 __all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
 
@@ -131,7 +131,7 @@ class _Collector:
 
     def _children(self, node: gast.AST) -> None:
         reads = self.reads
-        for name in child_fields(type(node)):
+        for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:

@@ -46,6 +46,18 @@ class Cfg:
     join_of: dict[gast.AST, CfgNode]
     head_of: dict[gast.AST, CfgNode]
 
+    def unlink(self) -> None:
+        """Drop every edge, once the analyses are read.
+
+        Edges make cycles (a node and its successor hold each other), and
+        through the nodes' `ast` they hold the function's tree: unlinked, the
+        tree is freed by reference counting when the conversion lets go of it,
+        instead of waiting for the cyclic garbage collector to find it.
+        """
+        for node in self.nodes:
+            node.next.clear()
+            node.prev.clear()
+
 
 class _Builder:
     def __init__(self, activity: Activity, loop_reads: dict[gast.AST, list[str]]) -> None:

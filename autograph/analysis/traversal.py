@@ -24,26 +24,47 @@ from collections.abc import Iterator
 
 import gast
 
-__all__ = ["Transformer", "child_fields", "iter_children", "statements", "walk"]
+__all__ = ["CHILD_FIELDS", "Transformer", "child_fields", "iter_children", "statements", "walk"]
 
 # fields that never hold a statement or expression: operators, contexts and plain strings or numbers
 _LEAF_FIELDS = frozenset(
     {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "module", "level", "conversion", "is_async", "simple"}
 )
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class _ChildFields(dict):
+    """Node class -> its fields that may hold child nodes (in `_fields` order), found on first use.
+
+    Walks read it by subscript (`CHILD_FIELDS[type(node)]`), a plain dict lookup once the class is known.
+    """
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = self[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+        return fields
+
+
+CHILD_FIELDS: dict[type, tuple[str, ...]] = _ChildFields()
+
+
+class _BlockFields(dict):
+    """Node class -> its fields that hold statement blocks (or handlers and cases holding them)."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = self[cls] = tuple(f for f in cls._fields if f in _BLOCKS)
+        return fields
+
+
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = _BlockFields()
 
 
 def child_fields(cls: type) -> tuple[str, ...]:
     """The fields of node class `cls` that may hold child nodes (in `_fields` order)."""
-    fields = _CHILD_FIELDS.get(cls)
-    if fields is None:
-        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
-    return fields
+    return CHILD_FIELDS[cls]
 
 
 def iter_children(node: gast.AST) -> Iterator[gast.AST]:
     """The child nodes of `node` in field order, as `gast.iter_child_nodes` less contexts and operators."""
-    for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+    for name in CHILD_FIELDS[type(node)]:
         value = getattr(node, name, None)
         if type(value) is list:
             for item in value:
@@ -59,7 +80,7 @@ def walk(node: gast.AST) -> Iterator[gast.AST]:
     pop, push = todo.popleft, todo.append
     while todo:
         node = pop()
-        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
@@ -98,10 +119,22 @@ class Transformer(gast.NodeTransformer):
     """
 
     _methods: dict[type, object]
+    # set by a transformer whose visit_ methods all take statements: expressions are never
+    # entered, since no statement lies inside one
+    statements_only = False
+    _fields_of: dict[type, tuple[str, ...]] = CHILD_FIELDS
+    # whether the class leaves names and constants as they are (no visit_Name / visit_Constant,
+    # no visit of its own): then the commonest children are not visited at all, holding nothing
+    _keeps_names = True
+    _keeps_constants = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
+        cls._fields_of = _BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
+        own_visit = cls.visit is not Transformer.visit
+        cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
+        cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
 
     def visit(self, node: gast.AST) -> object:
         method = self._methods.get(type(node))
@@ -119,12 +152,17 @@ class Transformer(gast.NodeTransformer):
         return method
 
     def generic_visit(self, node: gast.AST) -> gast.AST:
-        for name in _CHILD_FIELDS.get(type(node)) or child_fields(type(node)):
+        for name in self._fields_of[type(node)]:
             value = getattr(node, name, None)
             if type(value) is list:
                 if value:
                     self._visit_list(value)
             elif isinstance(value, ast.AST):
+                kind = type(value)
+                if (kind is gast.Name and self._keeps_names and getattr(value, "annotation", None) is None) or (
+                    kind is gast.Constant and self._keeps_constants
+                ):
+                    continue
                 new = self.visit(value)
                 if new is None:
                     delattr(node, name)
@@ -135,7 +173,14 @@ class Transformer(gast.NodeTransformer):
     def _visit_list(self, values: list) -> None:
         """Visit each node of a list field in place; a visit may drop a node or return several."""
         out = []
+        keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
         for value in values:
+            kind = type(value)
+            if (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None) or (
+                kind is gast.Constant and keeps_constants
+            ):
+                out.append(value)
+                continue
             if isinstance(value, ast.AST):
                 value = self.visit(value)
                 if value is None:

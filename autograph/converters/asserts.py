@@ -16,6 +16,8 @@ __all__ = ["transform"]
 
 
 class _Asserts(Transformer):
+    statements_only = True  # its rewrites are all of statements
+
     def visit_FunctionDef(self, node: gast.AST) -> gast.AST:
         return node
 

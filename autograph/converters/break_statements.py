@@ -29,6 +29,8 @@ __all__ = ["transform"]
 
 
 class _Breaks(Transformer):
+    statements_only = True  # its rewrites are all of statements
+
     def __init__(self, ctx: Context, fn: gast.FunctionDef) -> None:
         self.ctx = ctx
         # flag names minted outermost loop first, so the outer loop reads `break_`

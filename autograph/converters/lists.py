@@ -20,6 +20,8 @@ __all__ = ["transform"]
 
 
 class _Appends(Transformer):
+    statements_only = True  # its rewrites are all of statements
+
     def __init__(self, local_names: frozenset[str]) -> None:
         self.local_names = local_names
 

@@ -12,7 +12,7 @@ import gast
 from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
 
-__all__ = ["check", "own_nodes", "is_generator"]
+__all__ = ["CONSTRUCTS", "check", "own_nodes", "is_generator", "refuse"]
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 
@@ -30,7 +30,7 @@ def own_nodes(fn: gast.AST):
 def is_generator(fn: gast.AST) -> bool:
     return any(isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await)) for n in own_nodes(fn))
 
-_CONSTRUCTS = {
+CONSTRUCTS = {
     gast.Yield: "yield",
     gast.YieldFrom: "yield from",
     gast.Await: "await",
@@ -42,11 +42,16 @@ _CONSTRUCTS = {
 def check(fn: gast.AST, ctx: Context) -> None:
     """Raise ConversionError at the first unsupported construct of `fn`'s own code."""
     for node in own_nodes(fn):
-        construct = _CONSTRUCTS.get(type(node))
-        if construct is not None:
-            raise ctx.error(
-                node,
-                f"cannot convert {ctx.function_name!r}: it uses `{construct}`",
-                f"`{construct}` has no staged equivalent, so autograph does not convert generators or coroutines",
-                "move it into a function marked with ag.do_not_convert, or return a list instead of yielding",
-            )
+        if type(node) in CONSTRUCTS:
+            refuse(node, ctx)
+
+
+def refuse(node: gast.AST, ctx: Context) -> None:
+    """Raise the ConversionError for `node`, one of the `CONSTRUCTS`."""
+    construct = CONSTRUCTS[type(node)]
+    raise ctx.error(
+        node,
+        f"cannot convert {ctx.function_name!r}: it uses `{construct}`",
+        f"`{construct}` has no staged equivalent, so autograph does not convert generators or coroutines",
+        "move it into a function marked with ag.do_not_convert, or return a list instead of yielding",
+    )

@@ -8,9 +8,13 @@ line to the user's line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 import gast
 
-__all__ = ["inherit_location", "line_map"]
+from runtime.origin import Origin, register_source_map
+
+__all__ = ["LineOrigins", "inherit_location", "line_map"]
 
 _ATTRS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
@@ -57,3 +61,43 @@ def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:
         elif last is not None:
             mapping[line] = last
     return mapping
+
+
+class LineOrigins(Mapping):
+    """A generated file's lines -> the user's `Origin`s, worked out on the first lookup.
+
+    Every conversion registers its file's map, but only an error or a staged
+    node ever reads one, so the Origins are not made until then. The first
+    lookup registers the finished dict in this object's place.
+
+    `starts` are (generated line, user line relative to `first_line`) as
+    `line_map` takes them; `lines` are the user file's lines.
+    """
+
+    def __init__(
+        self, generated_file: str, starts: list[tuple[int, int]], last_line: int,
+        user_file: str, first_line: int, lines: list[str], function: str,
+    ) -> None:
+        self._where = (generated_file, starts, last_line, user_file, first_line, lines, function)
+        self._origins: dict[int, Origin] | None = None
+
+    def _built(self) -> dict[int, Origin]:
+        if self._origins is None:
+            generated_file, starts, last_line, user_file, first_line, lines, function = self._where
+            origins = {}
+            for generated_line, relative in line_map(starts, last_line).items():
+                line = relative + first_line - 1
+                text = lines[line - 1] if 0 < line <= len(lines) else ""
+                origins[generated_line] = Origin(user_file, line, text, function)
+            self._origins = origins
+            register_source_map(generated_file, origins)
+        return self._origins
+
+    def __getitem__(self, line: int) -> Origin:
+        return self._built()[line]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())

@@ -19,6 +19,7 @@ substituting placeholders as it goes:
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from functools import cache
 
 import gast
@@ -67,11 +68,7 @@ def replace(template: str, loc: gast.AST | None = None, **subs: _Sub) -> list[ga
     `loc`: the user node whose location every new node takes (substituted
     nodes keep their own), so generated lines map back to the user's line.
     """
-    location = _location(loc)
-    out: list[gast.stmt] = []
-    for plan in _parse(template):
-        out.extend(_stmt(plan, subs, location))
-    return out
+    return _builder(template)(subs, _location(loc))
 
 
 def replace_expr(template: str, loc: gast.AST | None = None, **subs: _Sub) -> gast.expr:
@@ -89,47 +86,105 @@ def _location(loc: gast.AST | None) -> dict:
     return {attr: getattr(loc, attr, None) for attr in _LOCATION}
 
 
-def _stmt(plan: tuple, subs: dict, location: dict) -> list[gast.stmt]:
-    node = plan[4]
-    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name) and node.value.id in subs:
-        sub = subs[node.value.id]
-        if isinstance(sub, list):
-            return sub
-        if isinstance(sub, gast.stmt):
-            return [sub]
-    if isinstance(node, (gast.Nonlocal, gast.Global)):
-        names: list[str] = []
-        for name in node.names:
-            sub = subs.get(name, name)
-            names.extend(sub if isinstance(sub, list) else [sub])
-        if not names:
-            return []
-        new = type(node)(names=names)
-        new.__dict__.update(location)
-        return [new]
-    return [_copy(plan, subs, location)]
+@cache
+def _builder(template: str) -> Callable[[dict, dict], list[gast.stmt]]:
+    """The template's plans turned into one Python function that builds a fresh copy.
+
+    Walking the plans for every copy tested each field's kind again; the
+    builder is the same walk written out once, so a copy does nothing but
+    make nodes and look up placeholders. For `flag = True` it reads:
+
+        def build(subs, L):
+            get = subs.get
+            return [*[new(K[0], {'targets': [(sub_name(K[1], subs['flag'])
+                if 'flag' in subs else new(K[2], {'id': 'flag', ...}))], ...})]]
+    """
+    writer = _BuilderWriter()
+    body = writer.statements(_parse(template))
+    source = f"def build(subs, L):\n    get = subs.get\n    return {body}\n"
+    scope = {"K": writer.constants, "new": _new, "sub_name": _name_sub, "spliced": _spliced, "declare": _declare}
+    exec(compile(source, f"<template {template.strip()[:40]!r}>", "exec"), scope)  # noqa: S102 - our own plans
+    return scope["build"]
 
 
-def _copy(plan: tuple, subs: dict, location: dict) -> gast.AST:
-    cls, located, name_id, fields, node = plan
-    if name_id is not None and name_id in subs:
-        return _name_sub(node, subs[name_id])
-    new = cls.__new__(cls)
-    slots = new.__dict__
-    for field, kind, payload in fields:
-        if kind == _VALUE:
-            slots[field] = payload
-        elif kind == _NODE:
-            slots[field] = _copy(payload, subs, location)
-        elif kind == _EXPRS:
-            slots[field] = [_copy(item, subs, location) if is_node else item for is_node, item in payload]
-        elif kind == _STMTS:
-            slots[field] = [s for stmt in payload for s in _stmt(stmt, subs, location)]
-        else:
-            slots[field] = subs.get(payload, payload)
-    if located:
-        slots.update(location)
-    return new
+class _BuilderWriter:
+    """Writes a template's plans as one Python expression building the statements."""
+
+    def __init__(self) -> None:
+        self.constants: list[object] = []
+        self.temporaries = 0
+
+    def constant(self, value: object) -> str:
+        self.constants.append(value)
+        return f"K[{len(self.constants) - 1}]"
+
+    def statements(self, plans: tuple) -> str:
+        return "[" + ", ".join("*" + self.statement(plan) for plan in plans) + "]"
+
+    def statement(self, plan: tuple) -> str:
+        """An expression for the list of statements one statement plan becomes (see `_stmt`)."""
+        node = plan[4]
+        if isinstance(node, (gast.Nonlocal, gast.Global)):
+            return f"declare({self.constant(type(node))}, {self.constant(tuple(node.names))}, subs, L)"
+        copy = f"[{self.node(plan)}]"
+        if isinstance(node, gast.Expr) and isinstance(node.value, gast.Name):
+            self.temporaries += 1
+            spliced = f"s{self.temporaries}"
+            return f"({spliced} if ({spliced} := spliced(get({node.value.id!r}))) is not None else {copy})"
+        return copy
+
+    def node(self, plan: tuple) -> str:
+        """An expression for a fresh copy of one node plan (see `_copy`)."""
+        cls, located, name_id, fields, node = plan
+        parts = []
+        for field, kind, payload in fields:
+            if kind == _VALUE:
+                value = self.constant(payload)
+            elif kind == _NODE:
+                value = self.node(payload)
+            elif kind == _EXPRS:
+                items = (self.node(item) if is_node else self.constant(item) for is_node, item in payload)
+                value = "[" + ", ".join(items) + "]"
+            elif kind == _STMTS:
+                value = self.statements(payload)
+            else:
+                value = f"get({payload!r}, {payload!r})"
+            parts.append(f"{field!r}: {value}")
+        if located:
+            parts.append("**L")
+        made = f"new({self.constant(cls)}, {{{', '.join(parts)}}})"
+        if name_id is None:
+            return made
+        return f"(sub_name({self.constant(node)}, subs[{name_id!r}]) if {name_id!r} in subs else {made})"
+
+
+def _new(cls: type, fields: dict) -> gast.AST:
+    """A node of `cls` with `fields` as its attributes, without the keyword constructor's checks."""
+    node = cls.__new__(cls)
+    node.__dict__ = fields
+    return node
+
+
+def _spliced(sub: _Sub | None) -> list | None:
+    """What a bare placeholder statement becomes when given statements; None when it stays a copy."""
+    if isinstance(sub, list):
+        return sub
+    if isinstance(sub, gast.stmt):
+        return [sub]
+    return None
+
+
+def _declare(cls: type, names: tuple[str, ...], subs: dict, location: dict) -> list[gast.stmt]:
+    """A nonlocal/global with its placeholders spliced (none left: no statement)."""
+    out: list[str] = []
+    for name in names:
+        sub = subs.get(name, name)
+        out.extend(sub if isinstance(sub, list) else [sub])
+    if not out:
+        return []
+    new = cls(names=out)
+    new.__dict__.update(location)
+    return [new]
 
 
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:

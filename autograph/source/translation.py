@@ -79,7 +79,21 @@ def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
 
 
 def _name(node: ast.Name) -> gast.Name:
-    return _locate(gast.Name(node.id, _node(node.ctx), None, None), node)
+    context = _CONTEXTS.get(type(node.ctx))
+    if context is None or node.lineno is None or node.col_offset is None:
+        return _locate(gast.Name(node.id, _node(node.ctx), None, None), node)
+    # the commonest node: its __dict__ written at once, as gast.Name(...) and _locate fill it
+    new = _NAME.__new__(_NAME)
+    new.__dict__ = {
+        "id": node.id, "ctx": context.__new__(context), "annotation": None, "type_comment": None,
+        "lineno": node.lineno, "col_offset": node.col_offset,
+        "end_lineno": node.end_lineno, "end_col_offset": node.end_col_offset,
+    }
+    return new
+
+
+_NAME = gast.Name
+_CONTEXTS = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
 
 
 def _arg(node: ast.arg) -> gast.Name:

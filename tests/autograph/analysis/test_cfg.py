@@ -69,3 +69,34 @@ def test_return_goes_to_exit_and_try_handlers_reach_from_body():
     body_stmt = cfg.entry_of[f.body[0].body[0]]
     catch = [n for n in cfg.nodes if n.ast is handler][0]
     assert body_stmt in catch.prev
+
+
+def test_every_binding_of_the_functions_own_code_is_in_some_node():
+    """analyze takes the function's local names from the CFG nodes instead of walking the body again."""
+    fn = gast.parse(
+        "def f(a, *b, c=1, **d):\n"
+        "    import os.path as p, sys\n"
+        "    global g\n"
+        "    x = y = 1\n"
+        "    for i, (j, k) in z:\n"
+        "        with open(i) as h, w:\n"
+        "            try:\n"
+        "                del x\n"
+        "            except E as e:\n"
+        "                q += [m for m in (n := e)]\n"
+        "            finally:\n"
+        "                g = lambda r: r\n"
+        "    while (t := 0):\n"
+        "        class C:\n"
+        "            u = 1\n"
+        "        def inner(v):\n"
+        "            s = v\n"
+        "    match a:\n"
+        "        case [o, *rest] if (pp := o):\n"
+        "            pass\n"
+    ).body[0]
+    activity = Activity.of_function(fn)
+    cfg = build_cfg(fn, activity)
+    bound = set(activity.params).union(*[node.effects.writes for node in cfg.nodes])
+    assert frozenset(bound) - activity.globals - activity.nonlocals == activity.local_names()
+    assert activity.local_names() >= {"p", "sys", "x", "y", "i", "j", "k", "h", "e", "q", "n", "t", "C", "inner", "o", "rest", "pp"}

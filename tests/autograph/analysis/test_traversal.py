@@ -83,3 +83,62 @@ def test_transformer_rewrites_like_node_transformer():
     _Renames().visit(ours)
     _PlainRenames().visit(theirs)
     assert ast.dump(gast.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(theirs))
+
+
+class _Calls(Transformer):
+    """Wraps every call, leaving names and constants (which it never visits) alone."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        return gast.Call(func=gast.Name(id="wrap", ctx=gast.Load(), annotation=None, type_comment=None),
+                         args=[node], keywords=[])
+
+
+class _PlainCalls(gast.NodeTransformer):
+    visit_Call = _Calls.visit_Call
+
+
+class _OwnVisit(Transformer):
+    """Overrides visit itself: it sees every name, even though it has no visit_Name."""
+
+    def visit(self, node):
+        if isinstance(node, gast.Name):
+            return gast.Name(id=node.id.upper(), ctx=node.ctx, annotation=None, type_comment=None)
+        return self.generic_visit(node)
+
+
+def test_names_and_constants_are_skipped_only_by_transformers_that_keep_them():
+    assert _Calls._keeps_names and _Calls._keeps_constants
+    assert not _Renames._keeps_names and not _OwnVisit._keeps_names
+    ours, theirs = tree(), tree()
+    _Calls().visit(ours)
+    _PlainCalls().visit(theirs)
+    assert ast.dump(gast.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(theirs))
+    renamed, expected = tree(), tree()
+    _OwnVisit().visit(renamed)
+    assert {n.id for n in gast.walk(renamed) if isinstance(n, gast.Name)} == {
+        n.id.upper() for n in gast.walk(expected) if isinstance(n, gast.Name)
+    }
+
+
+class _Passes(Transformer):
+    """Counts `pass` statements; statements only, so it never enters an expression."""
+
+    statements_only = True
+
+    def __init__(self):
+        self.seen = 0
+
+    def visit_Pass(self, node):
+        self.seen += 1
+        return node
+
+    def visit_Lambda(self, node):
+        raise AssertionError("a statements-only transformer entered an expression")
+
+
+def test_a_statements_only_transformer_reaches_every_block_and_no_expression():
+    fn = tree()
+    passes = _Passes()
+    passes.generic_visit(fn)
+    assert passes.seen == sum(isinstance(n, gast.Pass) for n in gast.walk(fn)) == 2

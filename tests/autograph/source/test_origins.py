@@ -19,3 +19,25 @@ def test_inherit_location_fills_only_new_nodes():
     new = gast.Expr(value=gast.Name(id="y", ctx=gast.Load(), annotation=None, type_comment=None))
     inherit_location([new], user)
     assert new.lineno == 2 and new.value.lineno == 2
+
+
+def test_line_origins_are_made_on_first_lookup_then_registered_as_a_dict():
+    from autograph.source.origins import LineOrigins
+    from runtime import origin
+
+    lines = ["\n"] * 9 + ["def f(x):\n", "    y = x\n", "    return y\n"]  # the file: f on lines 10-12
+    origins = LineOrigins("<generated f#0>", [(3, 1), (4, 2), (5, 3)], 6, "model.py", 10, lines, "f")
+    origin.register_source_map("<generated f#0>", origins)
+    assert origins._origins is None
+    found = origin.map_location("<generated f#0>", 4)
+    assert found == origin.Origin("model.py", 11, "    y = x\n", "f")
+    assert dict(origins) == {
+        3: origin.Origin("model.py", 10, "def f(x):\n", "f"),
+        4: found,
+        5: origin.Origin("model.py", 12, "    return y\n", "f"),
+        6: origin.Origin("model.py", 12, "    return y\n", "f"),
+    }
+    assert type(origin._SOURCE_MAPS["<generated f#0>"]) is dict
+    beyond = LineOrigins("<generated g#0>", [(3, 9)], 3, "model.py", 10, lines, "g")
+    assert beyond[3] == origin.Origin("model.py", 18, "", "g")  # past the end of the file: no text
+    del origin._SOURCE_MAPS["<generated f#0>"]

@@ -1,0 +1,129 @@
+"""Census: what one function's tree holds, taken in a single walk before any rewrite.
+
+The pipeline needs four things from the tree before it rewrites anything:
+every identifier in it (so generated names avoid them), the constructs the
+optional rewrite passes act on, the first construct the converter refuses,
+and the functions nested directly in it (converted on their own first). Each
+used to be its own walk; one walk answers all four.
+
+    census = take_census(fn, refused={gast.Yield, gast.Await})
+    census.names       # {'fn', 'x', 'np', ...}: the Namespace avoids them
+    census.found       # {'break', 'logical', ...}: the passes worth running
+    census.refused     # the first refused node of fn's own code, or None
+    census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
+    census.branches    # whether fn's own code holds an if, while or for
+    census.scopes      # whether fn's own code defines a function, lambda or class
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+import gast
+
+from autograph.analysis.traversal import CHILD_FIELDS
+
+__all__ = ["Census", "take_census"]
+
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
+_DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
+_BRANCHES = frozenset({gast.If, gast.While, gast.For})
+# node classes a rewrite pass acts on, by the name the pipeline knows the pass's trigger as
+_TRIGGERS = {
+    gast.Assert: "assert",
+    gast.Break: "break",
+    gast.Continue: "continue",
+    gast.IfExp: "if_exp",
+    gast.BoolOp: "logical",
+}
+# names (or attributes) a pass rewrites calls of: l.append(x), ag.set_loop_options(...)
+_TRIGGER_NAMES = frozenset({"append", "set_loop_options"})
+
+
+@dataclass(frozen=True)
+class Census:
+    """The tree's identifiers, the passes' triggers, the first refused construct, the nested defs."""
+
+    names: frozenset[str]
+    found: frozenset[str]
+    refused: gast.AST | None
+    functions: tuple[gast.FunctionDef, ...]
+    branches: bool = False
+    scopes: bool = False
+
+
+def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = ()) -> Census:
+    """Walk `fn` once (nested scopes included) and report what the pipeline needs.
+
+    `found` holds "return" when a return is not simply the last statement;
+    "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
+    loop with an `else:`. `refused` and `functions` look only at `fn`'s own
+    code (not inside nested functions, lambdas or classes), visited in the
+    order of `unsupported.own_nodes`, so the first refused node is the one
+    `unsupported.check` reports.
+    """
+    names: set[str] = set()
+    found: set[str] = set()
+    functions: list[gast.FunctionDef] = []
+    first_refused = None
+    branches = False
+    scopes = False
+    returns = 0
+    body = fn.body if isinstance(fn.body, list) else [fn.body]
+    own = list(body)
+    other = [fn.args]
+    if not isinstance(fn, gast.Lambda):
+        names.add(fn.name)
+        other += [fn.returns, *fn.decorator_list] if fn.returns is not None else fn.decorator_list
+    while own or other:
+        is_own = bool(own)
+        node = own.pop() if is_own else other.pop()
+        kind = type(node)
+        if kind is gast.Name:
+            names.add(node.id)  # children still walked: a parameter's annotation holds names
+            if node.id in _TRIGGER_NAMES:
+                found.add(node.id)
+        elif kind is gast.Attribute:
+            if node.attr in _TRIGGER_NAMES:
+                found.add(node.attr)
+        elif kind is gast.Return:
+            returns += 1
+        elif kind in _TRIGGERS:
+            found.add(_TRIGGERS[kind])
+        elif kind is gast.UnaryOp:
+            if type(node.op) is gast.Not:
+                found.add("logical")
+        elif kind is gast.Compare:
+            if len(node.ops) > 1:
+                found.add("logical")
+        elif kind is gast.For or kind is gast.While:
+            if node.orelse:
+                found.add("loop_else")
+        elif kind in _DEFINITIONS:
+            names.add(node.name)
+            if is_own and kind is gast.FunctionDef:
+                functions.append(node)
+        elif kind is gast.Global or kind is gast.Nonlocal:
+            names.update(node.names)
+        elif kind is gast.alias:
+            names.add(node.asname or node.name.split(".")[0])
+        if is_own:
+            if kind in _BRANCHES:
+                branches = True
+            elif first_refused is None and kind in refused:
+                first_refused = node
+        if kind in _SCOPES:
+            scopes = scopes or is_own
+            stack = other
+        else:
+            stack = own if is_own else other
+        for field in CHILD_FIELDS[kind]:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([item for item in value if isinstance(item, gast.AST)])
+            elif isinstance(value, gast.AST):
+                stack.append(value)
+    if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
+        found.add("return")
+    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches, scopes)
