@@ -190,6 +190,24 @@ class Graph:
         self.finished = True
         return self
 
+    def without(self, dropped: set[Node]) -> Graph:
+        """A finished graph with this one's nodes but `dropped`: the same Node objects, shared.
+
+        Nodes are immutable, so dropping what nothing uses needs no copy; a
+        kept cond/while node keeps its subgraphs. For top-level graphs whose
+        `dropped` nodes no kept node, output or subgraph capture refers to
+        (what dead-code elimination finds).
+        """
+        assert self.parent is None, f"only a top-level graph is pruned in place of a copy\n{self}"
+        kept = [node for node in self.nodes if node not in dropped]
+        graph = Graph(self.name)
+        graph.nodes = kept
+        graph.inputs = list(self.inputs)
+        graph.outputs = list(self.outputs)
+        graph.namespace = Namespace(("np", *(node.name for node in kept)))
+        graph._ids = {id(node) for node in kept}
+        return graph.finish()
+
     # -- reading --------------------------------------------------------
     def as_graph_def(self) -> GraphDef:
         """Nodes with names, ops and input names; outputs appear as Identity nodes."""
