@@ -131,7 +131,8 @@ class Graph:
         """Append a node; inputs from enclosing graphs are captured first."""
         if self.finished:
             raise StagingError(f"graph {self.name!r} is finished; no more nodes can be added")
-        inputs = tuple([self.own(n) for n in inputs])
+        ids = self._ids
+        inputs = tuple([n if id(n) in ids else self.own(n) for n in inputs])
         node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
         self.nodes.append(node)
         self._ids.add(id(node))
