@@ -6,7 +6,9 @@ tracebacks and `inspect` show the generated lines, and wrapped in a tiny
 generated entry function that checks each input's dtype and shape against the
 graph's input types. The check is specialised per input (an identity test on
 the dtype, a tuple compare on the shape) so a call costs a few hundred
-nanoseconds on top of the NumPy work.
+nanoseconds on top of the NumPy work. Most graphs run once, right after their
+trace, so the entry is generated at the second call; the first checks the
+same way in plain Python.
 
     >>> fn = compile_graph(graph)        # cached on the graph
     >>> fn(np.float32([1, 2, 3, 4]))     # list of outputs, 0-d ones as NumPy scalars
@@ -34,17 +36,25 @@ _FILE_NUMBERS = itertools.count(1)
 class CompiledGraph:
     """A graph compiled to Python: call it with the flat inputs, get the list of outputs."""
 
-    __slots__ = ("graph", "source", "filename", "function", "_entry")
+    __slots__ = ("graph", "source", "filename", "function", "_called")
 
-    def __init__(self, graph: Graph, source: str, filename: str, function: Any, entry: Any) -> None:
+    def __init__(self, graph: Graph, source: str, filename: str, function: Any) -> None:
         self.graph = graph
         self.source = source
         self.filename = filename
         self.function = function
-        self._entry = entry
+        self._called = False
 
     def __call__(self, *args: Any) -> list:
-        return self._entry(*args)
+        if not self._called:
+            self._called = True
+            return _checked_call(self.graph, self.function, args)
+        entry = _make_entry(self.graph, self.function)
+        # A subclass whose __call__ *is* the entry function saves a call frame.
+        self.__class__ = type(
+            "CompiledGraph", (CompiledGraph,), {"__slots__": (), "__call__": staticmethod(entry)}
+        )
+        return entry(*args)
 
     def __repr__(self) -> str:
         return f"<CompiledGraph {self.graph.name} from {self.filename}>"
@@ -82,11 +92,7 @@ def _build(original: Graph, graph: Graph) -> CompiledGraph:
     register_source_map(filename, generated.line_origins, graph=True)
     namespace = dict(generated.globals)
     exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own code
-    function = namespace[generated.name]
-    entry = _make_entry(graph, generated.params, function)
-    # A subclass per graph whose __call__ *is* the entry function saves a call frame.
-    specialised = type("CompiledGraph", (CompiledGraph,), {"__slots__": (), "__call__": staticmethod(entry)})
-    return specialised(original, generated.source, filename, function, entry)
+    return CompiledGraph(original, generated.source, filename, namespace[generated.name])
 
 
 # -- the entry function: input checks and output conversion -----------------
@@ -100,8 +106,9 @@ def _shape_test(arg: str, shape: tuple[int | None, ...] | None, index: int) -> s
     return " or ".join(tests)
 
 
-def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
-    args = [f"a{i}" for i in range(len(params))]
+def _make_entry(graph: Graph, function: Any) -> Any:
+    """The input checks, the call and the output conversion as one function specialised to `graph`."""
+    args = [f"a{i}" for i in range(len(graph.inputs))]
     namespace: dict[str, Any] = {
         "_fn": function, "_ndarray": np.ndarray, "_check": _checker(graph), "_scalar": output_value,
     }
@@ -130,6 +137,30 @@ def _make_entry(graph: Graph, params: list[str], function: Any) -> Any:
     return namespace[function.__name__]
 
 
+def _checked_call(graph: Graph, function: Any, args: tuple) -> list:
+    """What the entry function does, in plain Python: check the inputs, call, convert the outputs."""
+    values = list(args)
+    for index, (value, node) in enumerate(zip(args, graph.inputs)):
+        type_: TensorType = node.type  # type: ignore[assignment]
+        if type_.dtype == object:
+            continue
+        if value.__class__ is not np.ndarray or value.dtype is not type_.dtype or not _shape_fits(
+            value.shape, type_.shape
+        ):
+            values[index] = _check_input(graph, index, value)
+    out = function(*values)
+    for index, node in enumerate(graph.outputs):
+        if may_be_scalar(node.type):
+            out[index] = output_value(out[index])
+    return out
+
+
+def _shape_fits(shape: tuple[int, ...], expected: tuple[int | None, ...] | None) -> bool:
+    if expected is None:
+        return True
+    return len(shape) == len(expected) and all(e is None or d == e for d, e in zip(shape, expected))
+
+
 def may_be_scalar(type_: Any) -> bool:
     """Whether an output of this type may be 0-d, so it leaves as a NumPy scalar."""
     return isinstance(type_, TensorType) and type_.dtype != object and (type_.rank in (0, None))
@@ -146,20 +177,24 @@ def output_value(value: Any) -> Any:
 
 
 def _checker(graph: Graph):
-    """The slow path of the input check: convert, compare, and explain a mismatch."""
-    inputs = list(graph.inputs)
+    """The slow path of the entry's input check (`_check_input` for this graph)."""
 
     def check(index: int, value: Any) -> Any:
-        node = inputs[index]
-        array = value if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value)
-        type_: TensorType = node.type  # type: ignore[assignment]
-        if type_.is_compatible_with(array.dtype, array.shape):
-            return array
-        given = TensorType(array.dtype, array.shape)
-        raise InvalidArgumentError(
-            f"input {node.name!r} of graph {graph.name!r} expects {type_} but was given "
-            f"{given}; pass a value of that dtype and shape (None dimensions match any size), "
-            f"for example np.asarray(value, dtype=np.{type_.dtype.name})."
-        )
+        return _check_input(graph, index, value)
 
     return check
+
+
+def _check_input(graph: Graph, index: int, value: Any) -> Any:
+    """Input `index` as an array of its type: convert, compare, and explain a mismatch."""
+    node = graph.inputs[index]
+    array = value if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value)
+    type_: TensorType = node.type  # type: ignore[assignment]
+    if type_.is_compatible_with(array.dtype, array.shape):
+        return array
+    given = TensorType(array.dtype, array.shape)
+    raise InvalidArgumentError(
+        f"input {node.name!r} of graph {graph.name!r} expects {type_} but was given "
+        f"{given}; pass a value of that dtype and shape (None dimensions match any size), "
+        f"for example np.asarray(value, dtype=np.{type_.dtype.name})."
+    )

@@ -131,7 +131,8 @@ class Graph:
         """Append a node; inputs from enclosing graphs are captured first."""
         if self.finished:
             raise StagingError(f"graph {self.name!r} is finished; no more nodes can be added")
-        inputs = tuple([self.own(n) for n in inputs])
+        ids = self._ids
+        inputs = tuple([n if id(n) in ids else self.own(n) for n in inputs])
         node = Node(self.namespace.create(name or op), op, inputs, attrs, type, origin)
         self.nodes.append(node)
         self._ids.add(id(node))
@@ -189,6 +190,24 @@ class Graph:
     def finish(self) -> Graph:
         self.finished = True
         return self
+
+    def without(self, dropped: set[Node]) -> Graph:
+        """A finished graph with this one's nodes but `dropped`: the same Node objects, shared.
+
+        Nodes are immutable, so dropping what nothing uses needs no copy; a
+        kept cond/while node keeps its subgraphs. For top-level graphs whose
+        `dropped` nodes no kept node, output or subgraph capture refers to
+        (what dead-code elimination finds).
+        """
+        assert self.parent is None, f"only a top-level graph is pruned in place of a copy\n{self}"
+        kept = [node for node in self.nodes if node not in dropped]
+        graph = Graph(self.name)
+        graph.nodes = kept
+        graph.inputs = list(self.inputs)
+        graph.outputs = list(self.outputs)
+        graph.namespace = Namespace(("np", *(node.name for node in kept)))
+        graph._ids = {id(node) for node in kept}
+        return graph.finish()
 
     # -- reading --------------------------------------------------------
     def as_graph_def(self) -> GraphDef:

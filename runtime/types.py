@@ -24,8 +24,9 @@ class TensorType:
     shape: Shape
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dtype", np.dtype(self.dtype))
-        if self.shape is not None:
+        if not isinstance(self.dtype, np.dtype):
+            object.__setattr__(self, "dtype", np.dtype(self.dtype))
+        if self.shape is not None and not _is_plain_shape(self.shape):
             shape = tuple(None if d is None else int(d) for d in self.shape)
             object.__setattr__(self, "shape", shape)
 
@@ -56,6 +57,16 @@ class TensorType:
         if self.shape is None:
             return f"{self.dtype.name}[?]"
         return f"{self.dtype.name}[{', '.join(str(d) for d in self.shape)}]"
+
+
+def _is_plain_shape(shape: object) -> bool:
+    """A tuple of Python ints and Nones: already what TensorType keeps (types are made per node)."""
+    if type(shape) is not tuple:
+        return False
+    for dim in shape:
+        if dim is not None and type(dim) is not int:
+            return False
+    return True
 
 
 def type_of(value: object) -> TensorType:

@@ -91,11 +91,19 @@ def is_staged(value: Any) -> bool:
 def split_call(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Inputs (tensors and arrays) and attrs ({"args": template, **kwargs}) for one call."""
     inputs: list[Any] = []
-    template = tuple(_template(a, inputs) for a in args)
-    attrs = {key: _template(value, inputs) for key, value in kwargs.items()}
-    if template != tuple(Slot(i) for i in range(len(template))) or len(inputs) != len(template):
+    template = tuple([_template(a, inputs) for a in args])
+    attrs = {key: _template(value, inputs) for key, value in kwargs.items()} if kwargs else {}
+    if len(inputs) != len(template) or not _in_order(template):
         attrs["args"] = template
     return inputs, attrs
+
+
+def _in_order(template: tuple) -> bool:
+    """Whether the template is Slot(0), Slot(1), ...: the inputs in order (no "args" needed)."""
+    for index, item in enumerate(template):
+        if type(item) is not Slot or item.index != index:
+            return False
+    return True
 
 
 def _template(value: Any, inputs: list[Any]) -> Any:

@@ -292,6 +292,8 @@ class _Empty:
 
 def _key_part(item: Any) -> Any:
     """What the dtype of an elementwise result depends on: an empty's dtype, or the value and its type."""
+    if type(item) is TensorType:
+        return _Empty(item.dtype)  # what np.empty((0,), item.dtype) has
     if isinstance(item, (TensorType, tuple)):
         return _Empty(_empty(item).dtype)
     return (type(item), item)

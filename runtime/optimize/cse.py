@@ -80,20 +80,42 @@ def eliminate_common_subexpressions(graph: Graph) -> Graph:
 
     While nothing has been merged, the copy's nodes stand one for one for
     the original's, so a graph whose own keys are all distinct has nothing to
-    merge and is returned as it is.
+    merge and is returned as it is. The copy groups nodes by op, type (for
+    constants) and inputs first, and computes the full key, attrs and all,
+    only of nodes that share a group.
     """
     if not any(_has_repeats(sub) for sub in walk(graph)) and copies_as_is(graph):
         return graph
-    seen: dict[int, dict[Any, Node]] = {}
+    seen: dict[int, dict[Any, list[list]]] = {}
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
-        key = _key(node, inputs)
+        if not _may_merge(node, inputs):
+            return None
+        group_key = (node.op, node.type if node.op == "constant" else None, tuple([id(i) for i in inputs]))
+        group = seen.setdefault(id(new), {}).setdefault(group_key, [])
+        key = _key(node, inputs) if group else _UNKNOWN
         if key is None:
             return None
-        table = seen.setdefault(id(new), {})
-        if key in table:
-            return table[key]
-        table[key] = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)
-        return table[key]
+        for entry in group:  # [key or _UNKNOWN, original node, its inputs, the copy]
+            if entry[0] is _UNKNOWN:
+                entry[0] = _key(entry[1], entry[2])
+            if entry[0] is not None and entry[0] == key:
+                return entry[3]
+        made = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)
+        group.append([key, node, inputs, made])
+        return made
 
     return rewrite(graph, hook)
+
+
+_UNKNOWN = object()  # a group member's key, not computed while it is alone in its group
+
+
+def _may_merge(node: Node, inputs: tuple[Node, ...]) -> bool:
+    """What `_key` checks before the attrs: a constant, or a pure op with inputs."""
+    if node.op == "constant":
+        return True
+    if node.op in SUBGRAPHS or node.op in ("input", "capture") or not inputs:
+        return False
+    op = OPS.get(node.op)
+    return op is not None and not (op.effectful or op.stateful or op.inplace)

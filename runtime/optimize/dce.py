@@ -48,10 +48,15 @@ def eliminate_dead_code(graph: Graph) -> Graph:
     live: set[Node] = set()
     pruned: dict[Node, tuple[int, ...]] = {}
     _mark(graph, live, list(graph.outputs), pruned, {})
+    graphs = walk(graph)
     if not pruned and all(
-        node in live or node.op == "input" for sub in walk(graph) for node in sub.nodes
+        node in live or node.op == "input" for sub in graphs[1:] for node in sub.nodes
     ) and copies_as_is(graph):
-        return graph  # every node is needed: the copy would be the graph itself
+        # Subgraphs keep every node: the copy would share them as they are. The
+        # dead nodes, if any, are the outer graph's own (a loop's test evaluated
+        # once before staging, loop outputs nobody reads): leave them out.
+        dead = {node for node in graph.nodes if node not in live and node.op != "input"}
+        return graph.without(dead) if dead else graph
     return rewrite(graph, keep=live, outputs=pruned)
 
 

@@ -115,7 +115,7 @@ class _Copier:
             index = self.outputs[node.inputs[0]].index(node.attrs["index"])
             source = mapping[node.inputs[0]]
             return new.add_node("getitem", (source,), {"index": index}, node.type, node.origin, node.name)
-        inputs = tuple(mapping[i] for i in node.inputs)
+        inputs = tuple([mapping[i] for i in node.inputs])
         replacement = self.hook(node, inputs, new) if self.hook is not None else None
         if replacement is None:
             replacement = new.add_node(node.op, inputs, node.attrs, node.type, node.origin, node.name)

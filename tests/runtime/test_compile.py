@@ -66,6 +66,33 @@ def test_wrong_shape_is_rejected_and_none_dims_are_wildcards():
     assert unknown(np.zeros((2, 2, 2)))[0].shape == (2, 2, 2)
 
 
+@pytest.mark.parametrize("shape, value", [
+    ((2, 3), np.zeros((2, 3))),
+    ((2, 3), np.zeros((3, 2))),
+    ((None, 3), np.zeros((5, 3))),
+    ((None, 3), np.zeros((5, 4))),
+    ((None, 3), np.zeros(3)),
+    (None, np.zeros((2, 2))),
+    ((), 3),
+    ((), np.float64(2.5)),
+    ((), np.float32(2.5)),
+    ((), np.array(1.5)),
+])
+def test_first_call_checks_like_the_generated_entry_of_later_calls(shape, value):
+    """The first call checks in plain Python, later ones in the generated entry: same outcomes."""
+
+    def outcome(fn):
+        try:
+            out = fn(value)
+        except InvalidArgumentError as error:
+            return str(error)
+        return [(type(v), np.shape(v), np.asarray(v).tolist()) for v in out]
+
+    fn = compile_graph(build(lambda x: (x + 1, x.sum()), (np.float64, shape)))
+    first, second, third = outcome(fn), outcome(fn), outcome(fn)
+    assert first == second == third
+
+
 def test_compiled_graph_is_cached_per_graph_and_setting():
     graph = build(add_one, (np.int64, ()))
     assert compile_graph(graph) is compile_graph(graph)

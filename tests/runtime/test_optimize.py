@@ -62,6 +62,25 @@ def test_passes_with_nothing_to_change_return_the_graph_as_is():
     assert eliminate_dead_code(dead) is not dead
 
 
+def test_dce_of_outer_nodes_only_shares_the_rest():
+    """Dead nodes only in the outer graph: the result holds the same nodes and subgraphs."""
+
+    def f(x):
+        unused = np.sum(x) > 1  # like a loop test evaluated once before staging
+        del unused
+        return while_loop(lambda i, total: i < 3, lambda i, total: (i + 1, total + x), (0, x))[1]
+
+    graph = build(f, (np.float64, (2,)))
+    cleaned = eliminate_dead_code(graph).verify()
+    assert "sum" not in ops(cleaned) and "greater" not in ops(cleaned)
+    assert set(cleaned.nodes) < set(graph.nodes)
+    loop = next(n for n in cleaned.nodes if n.op == "while")
+    assert loop in graph.nodes
+    x = np.array([1.0, 2.0])
+    assert outputs_equal(compile_graph(graph)(x), [x * 4])
+    assert outputs_equal(interpret(cleaned, x), [x * 4])
+
+
 def test_cse_merges_repeated_pure_nodes():
     graph = build(lambda x: (x * 2) + (x * 2), (np.int64, ()))
     merged = eliminate_common_subexpressions(graph).verify()

@@ -7,9 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from runtime.compile import compile_graph
 from runtime.errors import StagingError
-from runtime.ops.reductions import REDUCTIONS, SCANS
+from runtime.ops import get_op
+from runtime.ops.calls import Slot, Weak
+from runtime.ops.reductions import METHODS, REDUCTIONS, SCANS
 from tests.runtime.ops.staging import check, stage
+from tests.runtime.tracing import build
 
 RNG = np.random.default_rng(1)
 ARRAYS = {
@@ -79,6 +83,26 @@ def test_methods():
     check(lambda t: t.var(axis=(0, 1)), x)
     check(lambda t: t.cumsum(axis=1), x)
     check(lambda t: t.cumprod(), x)
+
+
+@pytest.mark.parametrize("name", sorted(METHODS))
+@pytest.mark.parametrize("value", [np.float32(2.5), np.int8(-3), np.bool_(True), np.array(1.5)])
+def test_array_methods_print_as_methods_and_take_numpy_scalars(name, value):
+    """`x.sum()` in generated code: a graph input may arrive as a NumPy scalar, which has the methods."""
+    fn = getattr(np, name)
+    graph = build(lambda x: (fn(x), fn(x, None)), (np.asarray(value).dtype, ()))
+    assert f"x.{name}(" in compile_graph(graph).source
+    got = compile_graph(graph)(value)
+    expected = [fn(value), fn(value, None)]
+    assert [(type(g), g) for g in got] == [(type(e), e) for e in expected]
+
+
+def test_reductions_print_as_numpy_calls_when_the_array_is_no_input():
+    total = get_op("sum")
+    assert total.emit(["a"], {"axis": Weak(0)}) == "a.sum(axis=0)"
+    assert total.emit(["np.float32(1.5)"], {}) == "(np.float32(1.5)).sum()"
+    assert total.emit(["m"], {"args": (Weak(2.0),), "where": Slot(0)}) == "np.sum(2.0, where=m)"
+    assert total.emit(["m"], {"args": (), "a": Slot(0)}) == "np.sum(a=m)"
 
 
 @pytest.mark.parametrize("name", SCANS)
