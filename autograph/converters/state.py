@@ -40,7 +40,8 @@ class StatePlan:
     Undefined); `still_unbound`: those of them that may stay unbound after it
     (unbound again when they do, so a later read fails as in Python);
     `private`: names an if's branch functions must keep local (read first in
-    a branch while unbound before the if, so that the read fails as in Python).
+    a branch while unbound before the if, so that the read fails as in Python);
+    `deleted`: names a `del` inside the statement may unbind.
     """
 
     names: tuple[str, ...]
@@ -49,6 +50,7 @@ class StatePlan:
     globals: tuple[str, ...]
     still_unbound: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
 
     @property
     def local_names(self) -> list[str]:
@@ -76,7 +78,8 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
-    return StatePlan(names, len(outs), unbound, globals_, _still(node, unbound, analyses), tuple(sorted(unbound_extra)))
+    still, deleted = _still(node, unbound, analyses)
+    return StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
 
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
@@ -89,14 +92,16 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node))) + modified_composites(node.body, modified)
     unbound = _unbound(node, names, analyses)
-    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), _still(node, unbound, analyses))
+    still, deleted = _still(node, unbound, analyses)
+    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
 
 
-def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
-    """Initialised names that may be unbound after `node` (not those a `del` inside it may unbind:
-    reading them to check would itself fail)."""
+def _still(
+    node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Initialised names that may be unbound after `node`, and those of them a `del` inside it may unbind."""
     if not unbound:
-        return ()
+        return (), ()
     after = analyses.cfg.join_of[node]
     deleted = {
         t.id
@@ -105,7 +110,8 @@ def _still(node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses) -> tup
         for t in n.targets
         if isinstance(t, gast.Name)
     }
-    return tuple(n for n in unbound if n not in deleted and analyses.definitions.may_be_unbound(after, n))
+    still = tuple(n for n in unbound if analyses.definitions.may_be_unbound(after, n))
+    return still, tuple(n for n in still if n in deleted)
 
 
 def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
@@ -182,8 +188,15 @@ def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
 
 
 def unbind_undefined(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
-    """After the statement: a name it left unbound is unbound again, so reading it raises as in Python."""
+    """After the statement: a name it left unbound is unbound again, so reading it raises as in Python.
+
+    A name a `del` inside the statement may have unbound already cannot be read
+    to check: `ag__.holds_undefined(lambda: y)` reads it through a closure instead.
+    """
     out: list[gast.stmt] = []
     for name in plan.still_unbound:
-        out += replace("if ag__.is_undefined(name):\n    del name", loc, name=name)
+        if name in plan.deleted:
+            out += replace("if ag__.holds_undefined(lambda: name):\n    del name", loc, name=name)
+        else:
+            out += replace("if ag__.is_undefined(name):\n    del name", loc, name=name)
     return out

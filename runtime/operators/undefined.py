@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["Undefined", "is_undefined", "value_or_undefined"]
+__all__ = ["Undefined", "is_undefined", "holds_undefined", "value_or_undefined"]
 
 
 class Undefined:
@@ -45,6 +45,14 @@ for _name in (
 
 def is_undefined(value: object) -> bool:
     return isinstance(value, Undefined)
+
+
+def holds_undefined(read: Callable[[], object]) -> bool:
+    """Whether a name that may also be unbound (a `del` ran) holds the Undefined placeholder."""
+    try:
+        return isinstance(read(), Undefined)
+    except NameError:  # unbound by the user's `del`: nothing to undo
+        return False
 
 
 def value_or_undefined(read: Callable[[], object], symbol_name: str) -> object:

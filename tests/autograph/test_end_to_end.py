@@ -296,3 +296,26 @@ def nested_return_is_its_own(i, x):
 def test_nested_function_returns_are_not_lowered_by_the_outer_one():
     assert_same(nested_return_is_its_own, -1, 1.0)
     assert_same(nested_return_is_its_own, 100, -500.0)
+
+
+def deleted_in_branch(c, loops):
+    for k in range(loops):
+        if c:
+            i = 1
+            del i
+        elif k > 5:
+            i = 3
+    if c:
+        j = 1
+        del j
+    return i if loops else j
+
+
+@pytest.mark.parametrize("c, loops", [(True, 1), (False, 1), (True, 0), (False, 0)])
+def test_name_a_branch_deletes_stays_unbound_on_every_path(c, loops):
+    """`del` inside a branch: whether the branch ran or not, the later read fails as in Python
+    (NameError, UnboundLocalError's base, where a helper reads it: docs/differences.md)."""
+    with pytest.raises(UnboundLocalError):
+        deleted_in_branch(c, loops)
+    with pytest.raises(NameError):
+        ag.convert(deleted_in_branch)(c, loops)
