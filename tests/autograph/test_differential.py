@@ -260,6 +260,20 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(0,), (2,)],
     ),
+    # A for loop whose target is declared global: the loop body cannot take
+    # the target as its parameter (conversion failed with "name 'g' is
+    # parameter and global").
+    (
+        """
+        def f(i):
+            global g
+            g = 7
+            for g in range(2):
+                i += g
+            return i, g
+        """,
+        [(1,)],
+    ),
 ]
 
 
