@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-__all__ = ["INT_NAMES", "FLOAT_NAMES", "LIST_NAMES", "HELPER_LOCALS", "Scope", "Expressions"]
+__all__ = ["INT_NAMES", "FLOAT_NAMES", "LIST_NAMES", "HELPER_LOCALS", "GLOBAL_NAME",
+           "ATTRIBUTE_NAME", "Scope", "Expressions"]
 
 INT_NAMES = ("i", "j", "k", "n")
 FLOAT_NAMES = ("x", "y", "z")
 LIST_NAMES = ("xs", "ys", "zs")
 HELPER_LOCALS = ("q", "r")
+GLOBAL_NAME = "g"  # a module global, after `global g`
+ATTRIBUTE_NAME = "b.v"  # the attribute of a `Box`, one more int variable
 _HELPER_PARAM = "p"
 
 
@@ -163,7 +166,8 @@ class Expressions:
     def _int_atom(self, scope: Scope, depth: int) -> str:
         """An int expression safe to use as an operand without parentheses."""
         text = self.int_(scope, depth)
-        return text if text.lstrip("-").isidentifier() or text.isdigit() else f"({text})"
+        plain = text.lstrip("-").replace(".", "_")  # a name, or the attribute b.v
+        return text if plain.isidentifier() or text.isdigit() else f"({text})"
 
     def _comp_test(self) -> str:
         return self.pick(["v > 0", "v % 2 == 0", "v != 1", "v < 3"])

@@ -4,18 +4,23 @@ The differential test converts each program and checks that the converted
 function behaves exactly like the original. Programs are text so a failing
 case prints as readable Python. Every program terminates: `for` loops run
 over short ranges, lists and tuples, every `while` has its own counter guard
-(`w0 < 3`), and a list is never mutated while a loop iterates over it.
+(`w0 < 3`), and a list never changes length while a loop iterates over it.
+
+Besides local names, a program may rebind the module's `g` (after `global
+g`, which `f` follows by resetting it, so every call starts alike), a `Box`'s
+attribute (`b.v` is one more int variable) and list items (`xs[0] = ...`).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
 from tests.autograph.program_expressions import (
+    ATTRIBUTE_NAME,
     FLOAT_NAMES,
+    GLOBAL_NAME,
     HELPER_LOCALS,
     INT_NAMES,
     LIST_NAMES,
@@ -24,11 +29,19 @@ from tests.autograph.program_expressions import (
     kind_of,
 )
 
-__all__ = ["PRELUDE", "FEATURES", "Program", "programs", "arguments"]
+__all__ = ["PRELUDE", "FEATURES", "Program", "programs"]
 
 PRELUDE = '''\
 class MyError(ValueError):
     pass
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+g = 0
 
 
 def log(tag, value):
@@ -38,6 +51,7 @@ def log(tag, value):
 
 _MAX_STATEMENTS = 18
 _MAX_DEPTH = 3
+_LOCALS = INT_NAMES + FLOAT_NAMES + LIST_NAMES  # what `f` may bind, and `nonlocal` declare
 
 
 @dataclass(frozen=True)
@@ -59,7 +73,7 @@ class _Where:
     in_loop: bool = False
     in_helper: bool = False
     iterated: frozenset[str] = frozenset()
-    assignable: tuple[str, ...] = INT_NAMES + FLOAT_NAMES + LIST_NAMES
+    assignable: tuple[str, ...] = _LOCALS
     may_leave: bool = True
 
     def nested(self, **changes) -> _Where:
@@ -112,6 +126,7 @@ class _Writer:
             ("del", 1 * (not where.in_loop and not where.in_helper)),
             ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
+            ("setitem", 2 * ("subscripts" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
@@ -150,6 +165,8 @@ class _Writer:
                 return f"del {name}"
         mutable = sorted(n for n in scope.defined if kind_of(n) == "list"
                          and n in where.assignable and n not in where.iterated)
+        if kind == "setitem" and (lists := sorted(n for n in scope.defined if kind_of(n) == "list")):
+            return self._setitem(ex.pick(lists), scope)
         if kind == "call" and scope.helpers:
             return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
         if kind == "append" and mutable:
@@ -189,6 +206,13 @@ class _Writer:
         value = str(self.ex.num(1, 3)) if op == "*=" else self.ex.int_(scope, 1)
         return f"{name} {op} {value}"
 
+    def _setitem(self, name: str, scope: Scope) -> str:
+        """An item assignment: never changes a list's length, so it is safe
+        even on a list a loop iterates over."""
+        index = self.ex.pick(["0", "-1", self.ex.int_(scope, 0)])
+        op = self.ex.pick(["=", "+=", "-="])
+        return f"{name}[{index}] {op} {self.ex.int_(scope, 1)}"
+
     def _return(self, scope: Scope, where: _Where) -> str:
         if where.in_helper:
             return f"return {self.ex.int_(scope)}"
@@ -205,7 +229,7 @@ class _Writer:
         ex = self.ex
         test = ex.bool_(scope)
         if walrus:
-            target = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
+            target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
             test = f"({target} := {ex.int_(scope)}) {ex.pick(['>', '<', '=='])} {ex.num(0, 4)}"
             scope.bind(target)
         self.emit(indent, f"if {test}:")
@@ -279,7 +303,8 @@ class _Writer:
         if ex.chance(70):
             cond = ex.bool_(scope, 1)
             if ex.chance(15):
-                target = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
+                target = ex.pick([n for n in where.assignable
+                                  if kind_of(n) == "int" and n.isidentifier()])
                 cond = f"({target} := {ex.int_(scope, 1)}) {ex.pick(['>', '!='])} {ex.num(0, 3)}"
                 scope.bind(target)
             test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
@@ -311,11 +336,16 @@ class _Writer:
         self.helpers += 1
         self.emit(indent, f"def {name}(p):")
         own = HELPER_LOCALS
-        outer_ints = sorted(n for n in scope.defined if kind_of(n) == "int" and n != "p")
+        outer_ints = sorted(n for n in scope.defined if kind_of(n) == "int" and n in _LOCALS)
         if outer_ints and "nonlocal" not in self.skip and ex.chance(60):
             shared = ex.pick(outer_ints)
             self.emit(indent + 1, f"nonlocal {shared}")
             own = own + (shared,)
+        if GLOBAL_NAME in scope.maybe and ex.chance(40):
+            self.emit(indent + 1, f"global {GLOBAL_NAME}")
+            own = own + (GLOBAL_NAME,)
+        if ATTRIBUTE_NAME in scope.maybe:
+            own = own + (ATTRIBUTE_NAME,)
         inner_scope = Scope(scope.defined | {"p"}, scope.maybe | {"p"})
         where = _Where(depth=1, in_helper=True, assignable=own)
         _, leaves = self.block(indent + 1, inner_scope, where, ex.num(1, 4))
@@ -327,9 +357,24 @@ class _Writer:
 _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
-FEATURES = frozenset({
-    "nonlocal", "loop_else_leaves", "unbound_reads_in_blocks", "jump_in_loop_else",
-})
+FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
+                      "jump_in_loop_else", "global", "attributes", "subscripts"})
+
+
+def _prologue(writer: _Writer, scope: Scope) -> tuple[str, ...]:
+    """Optional first statements of `f`: `global g` and a fresh `Box`; returns
+    the int variables they add (`g`, `b.v`)."""
+    ex, extra = writer.ex, ()
+    if "global" not in writer.skip and ex.chance(20):
+        writer.emit(1, f"global {GLOBAL_NAME}")
+        writer.emit(1, f"{GLOBAL_NAME} = {ex.int_(scope, 0)}")
+        extra += (GLOBAL_NAME,)
+    if "attributes" not in writer.skip and ex.chance(20):
+        writer.emit(1, f"b = Box({ex.int_(scope, 0)})")
+        extra += (ATTRIBUTE_NAME,)
+    for name in extra:
+        scope.bind(name)
+    return extra
 
 
 @st.composite
@@ -344,25 +389,11 @@ def programs(draw, skip: frozenset[str] = frozenset()) -> Program:
         params.append(next(n for n in _PARAMS[kind] if n not in params))
     writer = _Writer(ex, skip)
     scope = Scope(set(params), set(params))
-    _, leaves = writer.block(1, scope, _Where(), ex.num(2, 8))
+    where = _Where(assignable=_LOCALS + _prologue(writer, scope))
+    _, leaves = writer.block(1, scope, where, ex.num(2, 8))
     if not leaves:
         writer.lines.append("    " + writer._return(scope, _Where()))
     body = "\n".join(writer.lines)
     source = f"{PRELUDE}\n\ndef f({', '.join(params)}):\n{body}\n"
     return Program(source, kinds)
 
-
-_FLOATS = st.one_of(
-    st.floats(-8, 8, allow_nan=False, allow_infinity=False).map(lambda v: round(v, 2)),
-    st.sampled_from([0.0, -0.0, 1.0, math.inf, math.nan]),
-)
-_VALUES = {
-    "int": st.integers(-3, 9),
-    "float": _FLOATS,
-    "list": st.lists(st.integers(-3, 9), max_size=5),
-}
-
-
-def arguments(kinds: tuple[str, ...]) -> st.SearchStrategy[tuple]:
-    """Argument tuples for a program whose parameters have `kinds`."""
-    return st.tuples(*(_VALUES[kind] for kind in kinds))

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 import autograph as ag
 from tests.autograph.differential import TimedOut, compare, load, report, run, unload
 from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed
-from tests.autograph.program_generator import PRELUDE, arguments, programs
+from tests.autograph.program_arguments import arguments
+from tests.autograph.program_generator import PRELUDE, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
