@@ -275,6 +275,41 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(1,)],
     ),
+    # A try's else block runs only when the body ran to its end: not after a
+    # return, break or continue out of the body (it ran, and its return won).
+    (
+        """
+        def f(i):
+            try:
+                if i > 0:
+                    return 1
+            except ValueError:
+                pass
+            else:
+                return 2
+            return 3
+        """,
+        [(0,), (1,)],
+    ),
+    (
+        """
+        def f(i):
+            n = 0
+            for k in range(4):
+                try:
+                    if k == i:
+                        continue
+                    if k > i + 1:
+                        break
+                except ValueError:
+                    pass
+                else:
+                    n += 10
+                n += 1
+            return n
+        """,
+        [(0,), (1,), (5,)],
+    ),
 ]
 
 
