@@ -61,6 +61,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
             body
         def loop_test():
             nonlocal test_names
+            global test_globals
             return test
         """,
         node,
@@ -69,6 +70,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         names=plan.local_names,
         globals_=list(plan.globals),
         test_names=[n for n in test_binds if n in plan.names],
+        test_globals=[n for n in test_binds if n in plan.globals],
         body=node.body,
         test=node.test,
     )

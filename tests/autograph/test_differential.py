@@ -310,6 +310,20 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(0,), (1,), (5,)],
     ),
+    # A walrus in a while test binding a global: the test function must
+    # declare it global too (it raised UnboundLocalError).
+    (
+        """
+        def f():
+            global g
+            g = 5
+            w0 = 0
+            while w0 < 3 and (g := g - 1) != 3:
+                w0 += 1
+            return g, w0
+        """,
+        [()],
+    ),
 ]
 
 
