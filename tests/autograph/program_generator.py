@@ -64,7 +64,7 @@ _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
 FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
-                      "jump_in_loop_else", "global", "attributes", "subscripts"})
+                      "jump_in_loop_else", "global", "attributes", "subscripts", "try"})
 
 
 def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:

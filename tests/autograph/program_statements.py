@@ -30,6 +30,11 @@ __all__ = ["LOCALS", "Where", "StatementWriter"]
 _MAX_STATEMENTS = 18
 _MAX_DEPTH = 3
 LOCALS = INT_NAMES + FLOAT_NAMES + LIST_NAMES  # what `f` may bind, and `nonlocal` declare
+# What an `except` clause catches; a handler of one of _NAMED may print `type(e).__name__`
+# (never of a NameError: converted code may raise UnboundLocalError for it, which is allowed).
+_CAUGHT = ("ZeroDivisionError", "IndexError", "ValueError", "MyError", "ArithmeticError",
+           "(IndexError, ZeroDivisionError)", "Exception")
+_NAMED = frozenset(_CAUGHT[:5])
 
 
 @dataclass(frozen=True)
@@ -97,9 +102,12 @@ class StatementWriter:
             ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
             ("setitem", 2 * ("subscripts" not in self.skip)),
+            ("try", 2 * compound * ("try" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
+        if kind == "try":
+            return self.try_(indent, scope, where)
         if kind == "for":
             return self.for_(indent, scope, where)
         if kind == "while":
@@ -225,6 +233,30 @@ class StatementWriter:
             joined.maybe |= branch.maybe | branch.defined
         scope.defined, scope.maybe = joined.defined, joined.maybe
         return not open_
+
+    def try_(self, indent: int, scope: Scope, where: Where) -> bool:
+        """try with one or two handlers, an optional else and an optional
+        finally (which never jumps out). A name the body or a handler binds
+        is only maybe bound after: the body may have raised early."""
+        ex = self.ex
+        self.emit(indent, "try:")
+        body, _ = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+        branches = [body, scope.copy()]
+        for _ in range(ex.num(1, 2)):
+            caught = ex.pick(_CAUGHT)
+            named = caught in _NAMED and ex.chance(30)
+            self.emit(indent, f"except {caught}{' as e' if named else ''}:")
+            if named:
+                self.emit(indent + 1, f"print({ex.tag('h')}, type(e).__name__)")
+            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2))[0])
+        if self.budget > 1 and ex.chance(30):
+            self.emit(indent, "else:")
+            branches.append(self.block(indent + 1, body.copy(), where.nested(), ex.num(1, 2))[0])
+        self._merge(scope, [(branch, False) for branch in branches])
+        if self.budget > 1 and ex.chance(40):
+            self.emit(indent, "finally:")
+            self.block(indent + 1, scope, where.nested(may_leave=False), ex.num(1, 2))
+        return False
 
     def for_(self, indent: int, scope: Scope, where: Where) -> bool:
         ex = self.ex

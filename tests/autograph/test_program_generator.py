@@ -29,6 +29,7 @@ _CONSTRUCTS = {
     "comprehension": ast.ListComp,
     "local function": ast.FunctionDef,
     "global": ast.Global,
+    "try": ast.Try,
 }
 
 
@@ -56,6 +57,10 @@ def _features(source: str) -> set[str]:
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found |= {_TARGETS[type(t)] for t in targets if type(t) in _TARGETS}
+        if isinstance(node, ast.Try):
+            found |= {name for name, block in (("try else", node.orelse), ("finally", node.finalbody))
+                      if block}
+            found |= {"except as" for handler in node.handlers if handler.name}
         if isinstance(node, ast.For) and "." in ast.unparse(node.target):
             found.add("attribute as loop target")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
@@ -79,19 +84,20 @@ def _sample(count: int, skip: frozenset[str] = frozenset()) -> list[str]:
 
 def test_programs_use_every_construct():
     seen: set[str] = set()
-    for source in _sample(400):
+    for source in _sample(600):
         seen |= _features(source)
     expected = set(_CONSTRUCTS) | {"loop else", "elif", "chained comparison", "enumerate",
                                    "zip", "log", "return in a loop", "tuple unpacking", "// 0",
                                    "attribute assignment", "item assignment",
-                                   "attribute as loop target"}
+                                   "attribute as loop target", "try else", "finally",
+                                   "except as"}
     assert expected - seen == set()
 
 
 def test_skipped_features_are_left_out():
-    for source in _sample(200, skip=frozenset({"nonlocal", "global", "attributes"})):
+    for source in _sample(200, skip=frozenset({"nonlocal", "global", "attributes", "try"})):
         assert "nonlocal" not in source
-        assert "global" not in source and "b.v" not in source
+        assert "global" not in source and "b.v" not in source and "try:" not in source
 
 
 def test_unknown_features_are_refused():
