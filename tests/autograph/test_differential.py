@@ -324,6 +324,20 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [()],
     ),
+    # A return whose value raises inside a try: the handler runs and the
+    # function goes on, so the return must not have set its flag first.
+    (
+        """
+        def f(j):
+            for i in range(2):
+                try:
+                    return i // j
+                except ZeroDivisionError:
+                    pass
+            return 6
+        """,
+        [(0,), (1,)],
+    ),
 ]
 
 
