@@ -98,7 +98,8 @@ class StatementWriter:
             ("for", 3 * compound), ("while", 3 * compound), ("unpack", 2), ("append", 2),
             ("return", 2 * leave), ("jump", 3 * where.in_loop * leave), ("raise", 1 * leave),
             ("assert", 1),
-            ("del", 1 * (not where.in_loop and not where.in_helper)),
+            ("del", 1 * (not where.in_loop and not where.in_helper
+                         and (where.depth == 0 or "del_in_blocks" not in self.skip))),
             ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
             ("setitem", 2 * ("subscripts" not in self.skip)),
@@ -152,6 +153,18 @@ class StatementWriter:
         if kind == "unpack":
             ints = [n for n in where.assignable if kind_of(n) == "int"]
             first, second = ex.pick(ints), ex.pick(ints)
+            form = ex.weighted([("pair", 6), ("chain", 1), ("star", 1)])
+            rests = [n for n in where.assignable if kind_of(n) == "list"]
+            if form == "chain":
+                value = ex.int_(scope)
+                scope.bind(first)
+                scope.bind(second)
+                return f"{first} = {second} = {value}"
+            if form == "star" and rests:  # may raise ValueError: fewer than one item
+                rest, value = ex.pick(rests), ex.list_(scope)
+                scope.bind(first)
+                scope.bind(rest)
+                return f"{first}, *{rest} = {value}"
             if first != second:
                 values = f"{ex.int_(scope)}, {ex.int_(scope)}"
                 if {first, second} <= scope.defined and ex.chance(50):
@@ -286,9 +299,13 @@ class StatementWriter:
                 second = ex.pick([n for n in ints if n != target] or ints)
                 target = f"{target}, {second}" if second != target else target
                 iterable = f"zip({source}, range({ex.num(1, 4)}))"
+                others = [n for n in ints if n not in target.split(", ")]
+                if ", " in target and others and ex.chance(50):
+                    target = f"{ex.pick(others)}, ({target})"
+                    iterable = f"enumerate({iterable})"
         self.emit(indent, f"for {target} in {iterable}:")
         body_scope = scope.copy()
-        for name in target.split(", "):
+        for name in target.replace("(", "").replace(")", "").split(", "):
             body_scope.bind(name)
         inner = where.nested(in_loop=True, iterated=iterated)
         body, _ = self.block(indent + 1, body_scope, inner, ex.num(1, 3))

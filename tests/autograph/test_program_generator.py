@@ -57,6 +57,10 @@ def _features(source: str) -> set[str]:
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             found |= {_TARGETS[type(t)] for t in targets if type(t) in _TARGETS}
+        if isinstance(node, ast.Starred) and isinstance(node.ctx, ast.Store):
+            found.add("starred target")
+        if isinstance(node, ast.Assign) and len(node.targets) > 1:
+            found.add("chained assignment")
         if isinstance(node, ast.Try):
             found |= {name for name, block in (("try else", node.orelse), ("finally", node.finalbody))
                       if block}
@@ -90,7 +94,7 @@ def test_programs_use_every_construct():
                                    "zip", "log", "return in a loop", "tuple unpacking", "// 0",
                                    "attribute assignment", "item assignment",
                                    "attribute as loop target", "try else", "finally",
-                                   "except as"}
+                                   "except as", "starred target", "chained assignment"}
     assert expected - seen == set()
 
 
