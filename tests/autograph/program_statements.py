@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from tests.autograph.program_expressions import (
     ATTRIBUTE_NAME,
+    CLOSURE_NAMES,
     FLOAT_NAMES,
     GLOBAL_NAME,
     HELPER_LOCALS,
@@ -104,6 +105,7 @@ class StatementWriter:
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
             ("setitem", 2 * ("subscripts" not in self.skip)),
             ("try", 2 * compound * ("try" not in self.skip)),
+            ("closure", 1 * (not where.in_helper and "closures" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
@@ -146,6 +148,11 @@ class StatementWriter:
                          and n in where.assignable and n not in where.iterated)
         if kind == "setitem" and (lists := sorted(n for n in scope.defined if kind_of(n) == "list")):
             return self._setitem(ex.pick(lists), scope)
+        if kind == "closure":  # its free names are read when it is called: late binding
+            name = ex.pick(CLOSURE_NAMES)
+            value = ex.int_(scope, 1)
+            scope.bind(name)
+            return f"{name} = lambda: {value}"
         if kind == "call" and scope.helpers:
             return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
         if kind == "append" and mutable:

@@ -30,6 +30,7 @@ _CONSTRUCTS = {
     "local function": ast.FunctionDef,
     "global": ast.Global,
     "try": ast.Try,
+    "lambda": ast.Lambda,
 }
 
 
