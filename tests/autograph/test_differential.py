@@ -338,6 +338,21 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [(0,), (1,)],
     ),
+    # The same read in the condition of an if-expression (passed to if_exp
+    # as it is, not as a lambda) inside a loop body.
+    (
+        """
+        def f(c):
+            w1 = 0
+            while w1 < 1:
+                w1 += 1
+                if c:
+                    j = 1
+                return 1 if (0 > 1) or (j == -2) else 0
+            return -2
+        """,
+        [(0,), (1,)],
+    ),
 ]
 
 
