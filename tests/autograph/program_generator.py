@@ -65,7 +65,7 @@ _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
                       "jump_in_loop_else", "global", "attributes", "subscripts", "try",
-                      "del_in_blocks", "closures"})
+                      "del_in_blocks", "closures", "loops_in_try"})
 
 
 def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:

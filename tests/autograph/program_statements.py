@@ -45,6 +45,7 @@ class Where:
     depth: int = 0
     in_loop: bool = False
     in_helper: bool = False
+    in_try: bool = False
     iterated: frozenset[str] = frozenset()
     assignable: tuple[str, ...] = LOCALS
     may_leave: bool = True
@@ -93,10 +94,11 @@ class StatementWriter:
     def statement(self, indent: int, scope: Scope, where: Where) -> bool:
         """Emit one statement; True when it always leaves the block."""
         compound = where.depth < _MAX_DEPTH and self.budget > 2
+        loops = compound and not (where.in_try and "loops_in_try" in self.skip)
         leave = where.may_leave
         kind = self.ex.weighted([
             ("assign", 8), ("augassign", 4), ("print", 3), ("if", 5 * compound),
-            ("for", 3 * compound), ("while", 3 * compound), ("unpack", 2), ("append", 2),
+            ("for", 3 * loops), ("while", 3 * loops), ("unpack", 2), ("append", 2),
             ("return", 2 * leave), ("jump", 3 * where.in_loop * leave), ("raise", 1 * leave),
             ("assert", 1),
             ("del", 1 * (not where.in_loop and not where.in_helper
@@ -260,7 +262,7 @@ class StatementWriter:
         is only maybe bound after: the body may have raised early."""
         ex = self.ex
         self.emit(indent, "try:")
-        body, _ = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+        body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
         branches = [body, scope.copy()]
         for _ in range(ex.num(1, 2)):
             caught = ex.pick(_CAUGHT)
