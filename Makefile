@@ -19,8 +19,14 @@ test: $(STAMP)
 	$(PY) -m ruff check autograph runtime tests bench
 	$(PY) -m pytest -m "not slow"
 
+# Long randomized runs from a fresh seed, printed first; `make fuzz FUZZ_SEED=<seed>` reruns
+# one exactly (the seed also fixes hypothesis and string hashing). Mismatches are kept in
+# .fuzz/ (see tests/autograph/fuzz_record.py).
+FUZZ_SEED ?=
 fuzz: $(STAMP)
-	$(PY) -m pytest -m slow
+	@seed=$(FUZZ_SEED); seed=$${seed:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	echo "fuzz seed $$seed (rerun: make fuzz FUZZ_SEED=$$seed)"; \
+	FUZZ_SEED=$$seed PYTHONHASHSEED=$$seed $(PY) -m pytest -m slow --hypothesis-seed=$$seed
 
 golden: $(STAMP)
 	$(PY) -m tests.autograph.test_golden --update

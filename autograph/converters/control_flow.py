@@ -13,7 +13,7 @@ import gast
 from autograph.analysis import Analyses
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
-from autograph.converters.loops import convert_for, convert_while
+from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.state import StatePlan, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
 
@@ -118,7 +118,7 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
     if isinstance(stmt, gast.While):
         names["loop_test"] = new("loop_test")
         return names
-    if not isinstance(stmt.target, gast.Name) or stmt.target.id in plan.names:
+    if not target_is_parameter(stmt, plan):
         names["itr"] = new("itr")
     if ctx.loop_flags.get(stmt):
         names["extra_test"] = new("extra_test")

@@ -131,10 +131,14 @@ class JumpLowering:
     def _lower_nested(self, stmt: gast.stmt) -> None:
         if isinstance(stmt, _LOOPS) and self.on_loop is not None:
             self.on_loop(stmt)
+        # A try's else: runs only when its body ran to the end, so not after a jump out of it.
+        body_jumps = isinstance(stmt, gast.Try) and any(contains_jump(s, self.jump, self.into_loops) for s in stmt.body)
         for field in _BLOCK_FIELDS:
             block = getattr(stmt, field, None)
             if block:
                 setattr(stmt, field, self.block(block))
+        if body_jumps and stmt.orelse:
+            stmt.orelse = self.guard(stmt.orelse)
         for handler in getattr(stmt, "handlers", ()):
             handler.body = self.block(handler.body)
         for case in getattr(stmt, "cases", ()):

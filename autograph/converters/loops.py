@@ -30,7 +30,7 @@ from autograph.converters.state import (
 )
 from autograph.source.templates import replace
 
-__all__ = ["convert_while", "convert_for"]
+__all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
 
 def _load(name: str) -> gast.Name:
@@ -63,6 +63,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
             body
         def loop_test():
             nonlocal test_names
+            global test_globals
             return test
         """,
         node,
@@ -71,6 +72,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         names=plan.local_names,
         globals_=list(plan.globals),
         test_names=[n for n in test_binds if n in plan.names],
+        test_globals=[n for n in test_binds if n in plan.globals],
         body=node.body,
         test=node.test,
     )
@@ -99,12 +101,20 @@ def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tup
     return code, _load(name)
 
 
+def target_is_parameter(node: gast.For, plan: StatePlan) -> bool:
+    """Whether the loop body takes the target as its parameter: a single name that is
+    neither carried nor global (a parameter cannot be declared global); any other
+    target is assigned from a fresh parameter."""
+    target = node.target
+    return isinstance(target, gast.Name) and target.id not in plan.names + plan.globals
+
+
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
-    """The statements replacing a for loop; a single-name target not carried becomes the body's parameter."""
+    """The statements replacing a for loop (see `target_is_parameter`)."""
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     target = node.target
-    if isinstance(target, gast.Name) and target.id not in plan.names:
+    if target_is_parameter(node, plan):
         param, unpack = target.id, []
     else:
         param = helpers["itr"]

@@ -89,9 +89,11 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
 
     def lower_return(stmt: gast.Return) -> list[gast.stmt]:
         value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
-        new = replace("do_return = True\nretval = value", do_return=do_return, retval=retval, value=value)
+        # The value first: if computing it raises inside a try, the handler runs and the
+        # function goes on, so the flag must not be set yet.
+        new = replace("retval = value\ndo_return = True", do_return=do_return, retval=retval, value=value)
         inherit_location(new, stmt)
-        flag_sets.append(new[0])
+        flag_sets.append(new[1])
         return new
 
     lowering = JumpLowering(gast.Return, do_return, lower_return, into_loops=True, on_loop=loops.append)

@@ -67,10 +67,9 @@ class _Wrap(Transformer):
 
     def visit(self, node: gast.AST) -> gast.AST:
         if _is_lazy_operand_call(node):
-            # and_/or_/if_exp take their operands as lambdas they call at once: their reads count
-            for arg in node.args:
-                if isinstance(arg, gast.Lambda):
-                    arg.body = self.visit(arg.body)
+            # and_/or_/if_exp take their operands as lambdas they call at once: their reads
+            # count, as do those of the arguments passed as they are (if_exp's condition)
+            node.args = [self._operand(arg) for arg in node.args]
             return node
         if isinstance(node, _DEFERRED):
             return node
@@ -79,6 +78,12 @@ class _Wrap(Transformer):
                 return _checked(node)
             return node
         return self.generic_visit(node)
+
+    def _operand(self, arg: gast.expr) -> gast.expr:
+        if isinstance(arg, gast.Lambda):
+            arg.body = self.visit(arg.body)
+            return arg
+        return self.visit(arg)
 
 
 _LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})

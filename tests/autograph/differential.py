@@ -15,6 +15,7 @@ import itertools
 import math
 import signal
 import sys
+import textwrap
 import time
 import types
 from collections.abc import Callable
@@ -25,7 +26,7 @@ import numpy as np
 
 from runtime.errors import AutographError
 
-__all__ = ["Outcome", "TimedOut", "load", "unload", "run", "compare", "same_value"]
+__all__ = ["Outcome", "TimedOut", "load", "unload", "run", "compare", "same_value", "report"]
 
 _counter = itertools.count()
 
@@ -44,6 +45,18 @@ class Outcome:
         result = (f"raised {self.error.__name__}: {self.message}" if self.error
                   else f"returned {self.value!r}")
         return f"{result}; printed {self.stdout!r}"
+
+
+def report(headline: str, source: str, inputs: list[tuple], function_start: int = 0) -> str:
+    """A failure message that is enough to reproduce it: the headline (what
+    differed, for which call, both outcomes), every input, the whole program,
+    and the program from `function_start` on as a `REGRESSIONS` entry of
+    test_differential.py, ready to paste."""
+    body = textwrap.indent(source[function_start:].strip("\n"), " " * 8)
+    entry = f'    (\n        """\n{body}\n        """,\n        {inputs!r},\n    ),'
+    return (f"{headline}\ninputs: {inputs!r}\n"
+            f"--- program ---\n{source.rstrip()}\n"
+            f"--- as a regression (REGRESSIONS in test_differential.py) ---\n{entry}")
 
 
 def load(source: str, directory: Path, name: str = "f") -> Callable:

@@ -13,12 +13,16 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-__all__ = ["INT_NAMES", "FLOAT_NAMES", "LIST_NAMES", "HELPER_LOCALS", "Scope", "Expressions"]
+__all__ = ["INT_NAMES", "FLOAT_NAMES", "LIST_NAMES", "HELPER_LOCALS", "GLOBAL_NAME",
+           "ATTRIBUTE_NAME", "CLOSURE_NAMES", "Scope", "Expressions"]
 
 INT_NAMES = ("i", "j", "k", "n")
 FLOAT_NAMES = ("x", "y", "z")
 LIST_NAMES = ("xs", "ys", "zs")
 HELPER_LOCALS = ("q", "r")
+GLOBAL_NAME = "g"  # a module global, after `global g`
+ATTRIBUTE_NAME = "b.v"  # the attribute of a `Box`, one more int variable
+CLOSURE_NAMES = ("c0", "c1")  # each holds a `lambda:` returning an int, called as `c0()`
 _HELPER_PARAM = "p"
 
 
@@ -28,6 +32,8 @@ def kind_of(name: str) -> str:
         return "float"
     if name in LIST_NAMES:
         return "list"
+    if name in CLOSURE_NAMES:
+        return "closure"
     return "int"
 
 
@@ -113,7 +119,7 @@ class Expressions:
             ("add", 6), ("sub", 4), ("mul", 3), ("floordiv", 2), ("mod", 2), ("neg", 1),
             ("minmax", 2), ("ifexp", 3), ("andor", 2), ("log", 3), ("helper", 8),
             ("index", 2), ("len", 2), ("sum", 1), ("int", 1), ("zero", 1), ("comp", 1),
-            ("abs", 1),
+            ("abs", 1), ("closure", 3),
         ])
         if form == "add":
             return f"{self.int_(scope, d)} + {self._int_atom(scope, d)}"
@@ -152,6 +158,8 @@ class Expressions:
             return f"len([v for v in {self.list_(scope, d)} if {self._comp_test()}])"
         if form == "abs":
             return f"abs({self.int_(scope, d)})"
+        if form == "closure" and (closure := self.variable(scope, "closure")):
+            return f"{closure}()"
         return leaf
 
     def _int_leaf(self, scope: Scope) -> str:
@@ -163,7 +171,8 @@ class Expressions:
     def _int_atom(self, scope: Scope, depth: int) -> str:
         """An int expression safe to use as an operand without parentheses."""
         text = self.int_(scope, depth)
-        return text if text.lstrip("-").isidentifier() or text.isdigit() else f"({text})"
+        plain = text.lstrip("-").replace(".", "_")  # a name, or the attribute b.v
+        return text if plain.isidentifier() or text.isdigit() else f"({text})"
 
     def _comp_test(self) -> str:
         return self.pick(["v > 0", "v % 2 == 0", "v != 1", "v < 3"])

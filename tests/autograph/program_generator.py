@@ -4,40 +4,49 @@ The differential test converts each program and checks that the converted
 function behaves exactly like the original. Programs are text so a failing
 case prints as readable Python. Every program terminates: `for` loops run
 over short ranges, lists and tuples, every `while` has its own counter guard
-(`w0 < 3`), and a list is never mutated while a loop iterates over it.
+(`w0 < 3`), and a list never changes length while a loop iterates over it.
+
+Besides local names, a program may rebind the module's `g` (after `global
+g`, which `f` follows by resetting it, so every call starts alike), a `Box`'s
+attribute (`b.v` is one more int variable) and list items (`xs[0] = ...`).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
 from tests.autograph.program_expressions import (
+    ATTRIBUTE_NAME,
     FLOAT_NAMES,
-    HELPER_LOCALS,
+    GLOBAL_NAME,
     INT_NAMES,
     LIST_NAMES,
     Expressions,
     Scope,
-    kind_of,
 )
+from tests.autograph.program_statements import LOCALS, StatementWriter, Where
 
-__all__ = ["PRELUDE", "FEATURES", "Program", "programs", "arguments"]
+__all__ = ["PRELUDE", "FEATURES", "Program", "programs"]
 
 PRELUDE = '''\
 class MyError(ValueError):
     pass
 
 
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+g = 0
+
+
 def log(tag, value):
     print(tag, value)
     return value
 '''
-
-_MAX_STATEMENTS = 18
-_MAX_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -51,285 +60,28 @@ class Program:
         return self.source
 
 
-@dataclass(frozen=True)
-class _Where:
-    """Where a statement is generated: loop nesting, function, lists in use."""
-
-    depth: int = 0
-    in_loop: bool = False
-    in_helper: bool = False
-    iterated: frozenset[str] = frozenset()
-    assignable: tuple[str, ...] = INT_NAMES + FLOAT_NAMES + LIST_NAMES
-    may_leave: bool = True
-
-    def nested(self, **changes) -> _Where:
-        values = {**self.__dict__, "depth": self.depth + 1, **changes}
-        return _Where(**values)
-
-
-@dataclass
-class _Writer:
-    ex: Expressions
-    skip: frozenset[str] = frozenset()
-    lines: list[str] = field(default_factory=list)
-    budget: int = _MAX_STATEMENTS
-    guards: int = 0
-    helpers: int = 0
-
-    def emit(self, indent: int, text: str) -> None:
-        self.lines.append("    " * indent + text)
-        self.budget -= 1
-
-    # -- blocks --
-    def block(self, indent: int, scope: Scope, where: _Where, size: int) -> tuple[Scope, bool]:
-        """Emit up to `size` statements; returns the scope after and whether
-        control always leaves the block (return/raise/break/continue)."""
-        start = len(self.lines)
-        risky = self.ex.risky
-        if where.depth > 0 and "unbound_reads_in_blocks" in self.skip:
-            self.ex.risky = False
-        leaves = False
-        for _ in range(size):
-            if self.budget <= 0:
-                break
-            if self.statement(indent, scope, where):
-                leaves = True
-                break
-        if len(self.lines) == start:
-            self.emit(indent, self._simple(scope, where))
-        self.ex.risky = risky
-        return scope, leaves
-
-    def statement(self, indent: int, scope: Scope, where: _Where) -> bool:
-        """Emit one statement; True when it always leaves the block."""
-        compound = where.depth < _MAX_DEPTH and self.budget > 2
-        leave = where.may_leave
-        kind = self.ex.weighted([
-            ("assign", 8), ("augassign", 4), ("print", 3), ("if", 5 * compound),
-            ("for", 3 * compound), ("while", 3 * compound), ("unpack", 2), ("append", 2),
-            ("return", 2 * leave), ("jump", 3 * where.in_loop * leave), ("raise", 1 * leave),
-            ("assert", 1),
-            ("del", 1 * (not where.in_loop and not where.in_helper)),
-            ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
-            ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
-        ])
-        if kind in ("if", "walrus"):
-            return self.if_(indent, scope, where, walrus=kind == "walrus")
-        if kind == "for":
-            return self.for_(indent, scope, where)
-        if kind == "while":
-            return self.while_(indent, scope, where)
-        if kind == "helper":
-            self.helper(indent, scope)
-            return False
-        if kind == "return":
-            self.emit(indent, self._return(scope, where))
-            return True
-        if kind == "jump":
-            self.emit(indent, self.ex.pick(["break", "continue"]))
-            return True
-        if kind == "raise":
-            error = self.ex.pick(["MyError", "ValueError", "IndexError"])
-            self.emit(indent, f"raise {error}({self.ex.tag('e')})")
-            return True
-        self.emit(indent, self._simple(scope, where, kind))
-        return False
-
-    def _simple(self, scope: Scope, where: _Where, kind: str = "assign") -> str:
-        ex = self.ex
-        if kind == "print":
-            return f"print({ex.tag('p')}, {ex.of_kind(ex.pick(['int', 'float', 'list']), scope)})"
-        if kind == "assert":
-            message = ex.pick(["", f", {ex.tag('a')}", f", log({ex.tag('m')}, 0)"])
-            return f"assert {ex.bool_(scope)}{message}"
-        if kind == "del":
-            names = sorted(scope.defined & set(where.assignable))
-            if names:
-                name = ex.pick(names)
-                scope.unbind(name)
-                return f"del {name}"
-        mutable = sorted(n for n in scope.defined if kind_of(n) == "list"
-                         and n in where.assignable and n not in where.iterated)
-        if kind == "call" and scope.helpers:
-            return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
-        if kind == "append" and mutable:
-            return f"{ex.pick(mutable)}.append({ex.int_(scope)})"
-        if kind == "unpack":
-            ints = [n for n in where.assignable if kind_of(n) == "int"]
-            first, second = ex.pick(ints), ex.pick(ints)
-            if first != second:
-                values = f"{ex.int_(scope)}, {ex.int_(scope)}"
-                if {first, second} <= scope.defined and ex.chance(50):
-                    values = f"{second}, {first}"
-                scope.bind(first)
-                scope.bind(second)
-                return f"{first}, {second} = {values}"
-        if kind == "augassign":
-            names = sorted(n for n in scope.defined & set(where.assignable)
-                           if kind_of(n) != "list" or n not in where.iterated)
-            if names:
-                return self._augassign(ex.pick(names), scope)
-        return self._assign(scope, where)
-
-    def _assign(self, scope: Scope, where: _Where) -> str:
-        name = self.ex.pick(where.assignable)
-        value = self.ex.of_kind(kind_of(name), scope)
-        if value in LIST_NAMES:
-            value = f"list({value})"
-        scope.bind(name)
-        return f"{name} = {value}"
-
-    def _augassign(self, name: str, scope: Scope) -> str:
-        kind = kind_of(name)
-        if kind == "list":
-            return f"{name} += [{self.ex.int_(scope, 1)}]"
-        if kind == "float":
-            return f"{name} {self.ex.pick(['+=', '-=', '*='])} {self.ex.float_(scope, 1)}"
-        op = self.ex.pick(["+=", "-=", "*=", "//=", "%="])
-        value = str(self.ex.num(1, 3)) if op == "*=" else self.ex.int_(scope, 1)
-        return f"{name} {op} {value}"
-
-    def _return(self, scope: Scope, where: _Where) -> str:
-        if where.in_helper:
-            return f"return {self.ex.int_(scope)}"
-        form = self.ex.pick(["value", "tuple", "bare"])
-        if form == "bare":
-            return "return"
-        kind = self.ex.pick(["int", "float", "list"])
-        if form == "tuple":
-            return f"return {self.ex.int_(scope, 1)}, {self.ex.of_kind(kind, scope, 1)}"
-        return f"return {self.ex.of_kind(kind, scope)}"
-
-    # -- compound statements --
-    def if_(self, indent: int, scope: Scope, where: _Where, walrus: bool = False) -> bool:
-        ex = self.ex
-        test = ex.bool_(scope)
-        if walrus:
-            target = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
-            test = f"({target} := {ex.int_(scope)}) {ex.pick(['>', '<', '=='])} {ex.num(0, 4)}"
-            scope.bind(target)
-        self.emit(indent, f"if {test}:")
-        branches = []
-        body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
-        branches.append((body, leaves))
-        for _ in range(ex.num(0, 2) if self.budget > 2 else 0):
-            self.emit(indent, f"elif {ex.bool_(scope)}:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2)))
-        if self.budget > 1 and ex.chance(50):
-            self.emit(indent, "else:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3)))
-        else:
-            branches.append((scope.copy(), False))
-        return self._merge(scope, branches)
-
-    @staticmethod
-    def _merge(scope: Scope, branches: list[tuple[Scope, bool]]) -> bool:
-        """Rebind `scope` to what holds after the branches join."""
-        open_ = [s for s, leaves in branches if not leaves]
-        joined = Scope.join(scope, open_ or [s for s, _ in branches])
-        for branch, _ in branches:
-            joined.maybe |= branch.maybe | branch.defined
-        scope.defined, scope.maybe = joined.defined, joined.maybe
-        return not open_
-
-    def for_(self, indent: int, scope: Scope, where: _Where) -> bool:
-        ex = self.ex
-        ints = [n for n in where.assignable if kind_of(n) == "int"]
-        target = ex.pick(ints)
-        lists = sorted(n for n in scope.defined if kind_of(n) == "list")
-        form = ex.weighted([("range", 4), ("list", 3 * bool(lists)), ("tuple", 2),
-                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists))])
-        iterated = where.iterated
-        if form == "range":
-            bound = ex.pick([str(ex.num(0, 4)), f"min({ex.int_(scope, 1)}, 4)"])
-            iterable = ex.pick([f"range({bound})", f"range({ex.num(0, 2)}, {bound})",
-                                f"range({ex.num(3, 5)}, {ex.num(-1, 1)}, -1)"])
-        elif form == "tuple":
-            iterable = f"({', '.join(ex.int_(scope, 1) for _ in range(ex.num(1, 3)))},)"
-        else:
-            source = ex.pick(lists)
-            iterated = iterated | {source}
-            if where.depth > 0 or where.in_helper:
-                source = f"{source}[:3]"
-            iterable = source
-            if form == "enumerate":
-                second = ex.pick([n for n in ints if n != target] or ints)
-                target = f"{target}, {second}" if second != target else target
-                iterable = f"enumerate({source})"
-            elif form == "zip":
-                second = ex.pick([n for n in ints if n != target] or ints)
-                target = f"{target}, {second}" if second != target else target
-                iterable = f"zip({source}, range({ex.num(1, 4)}))"
-        self.emit(indent, f"for {target} in {iterable}:")
-        body_scope = scope.copy()
-        for name in target.split(", "):
-            body_scope.bind(name)
-        inner = where.nested(in_loop=True, iterated=iterated)
-        body, _ = self.block(indent + 1, body_scope, inner, ex.num(1, 3))
-        return self._loop_end(indent, scope, where, body)
-
-    def while_(self, indent: int, scope: Scope, where: _Where) -> bool:
-        ex = self.ex
-        guard = f"w{self.guards}"
-        self.guards += 1
-        limit = ex.num(1, 4)
-        self.emit(indent, f"{guard} = 0")
-        self.budget += 1
-        test = f"{guard} < {limit}"
-        if ex.chance(70):
-            cond = ex.bool_(scope, 1)
-            if ex.chance(15):
-                target = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
-                cond = f"({target} := {ex.int_(scope, 1)}) {ex.pick(['>', '!='])} {ex.num(0, 3)}"
-                scope.bind(target)
-            test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
-        self.emit(indent, f"while {test}:")
-        self.emit(indent + 1, f"{guard} += 1")
-        self.budget += 1
-        inner = where.nested(in_loop=True)
-        body, _ = self.block(indent + 1, scope.copy(), inner, ex.num(1, 3))
-        return self._loop_end(indent, scope, where, body)
-
-    def _loop_end(self, indent: int, scope: Scope, where: _Where, body: Scope) -> bool:
-        """An optional `else:` block, then the join: the body may not have run."""
-        branches = [(body, False), (scope.copy(), False)]
-        if self.budget > 1 and self.ex.chance(25):
-            self.emit(indent, "else:")
-            orelse = scope.copy()
-            orelse.maybe |= body.maybe | body.defined
-            inner = where.nested(may_leave="loop_else_leaves" not in self.skip,
-                                 in_loop=where.in_loop and "jump_in_loop_else" not in self.skip)
-            branches.append(self.block(indent + 1, orelse, inner, self.ex.num(1, 2)))
-        self._merge(scope, branches)
-        return False
-
-    def helper(self, indent: int, scope: Scope) -> None:
-        """A local function with its own control flow, reading (or, through
-        `nonlocal`, rebinding) the enclosing function's int variables."""
-        ex = self.ex
-        name = f"h{self.helpers}"
-        self.helpers += 1
-        self.emit(indent, f"def {name}(p):")
-        own = HELPER_LOCALS
-        outer_ints = sorted(n for n in scope.defined if kind_of(n) == "int" and n != "p")
-        if outer_ints and "nonlocal" not in self.skip and ex.chance(60):
-            shared = ex.pick(outer_ints)
-            self.emit(indent + 1, f"nonlocal {shared}")
-            own = own + (shared,)
-        inner_scope = Scope(scope.defined | {"p"}, scope.maybe | {"p"})
-        where = _Where(depth=1, in_helper=True, assignable=own)
-        _, leaves = self.block(indent + 1, inner_scope, where, ex.num(1, 4))
-        if not leaves:
-            self.emit(indent + 1, f"return {ex.int_(inner_scope)}")
-        scope.helpers.append(name)
-
-
 _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 
-FEATURES = frozenset({
-    "nonlocal", "loop_else_leaves", "unbound_reads_in_blocks", "jump_in_loop_else",
-})
+FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
+                      "jump_in_loop_else", "global", "attributes", "subscripts", "try",
+                      "del_in_blocks", "closures", "loops_in_try"})
+
+
+def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:
+    """Optional first statements of `f`: `global g` and a fresh `Box`; returns
+    the int variables they add (`g`, `b.v`)."""
+    ex, extra = writer.ex, ()
+    if "global" not in writer.skip and ex.chance(20):
+        writer.emit(1, f"global {GLOBAL_NAME}")
+        writer.emit(1, f"{GLOBAL_NAME} = {ex.int_(scope, 0)}")
+        extra += (GLOBAL_NAME,)
+    if "attributes" not in writer.skip and ex.chance(20):
+        writer.emit(1, f"b = Box({ex.int_(scope, 0)})")
+        extra += (ATTRIBUTE_NAME,)
+    for name in extra:
+        scope.bind(name)
+    return extra
 
 
 @st.composite
@@ -342,27 +94,13 @@ def programs(draw, skip: frozenset[str] = frozenset()) -> Program:
     params = []
     for kind in kinds:
         params.append(next(n for n in _PARAMS[kind] if n not in params))
-    writer = _Writer(ex, skip)
+    writer = StatementWriter(ex, skip)
     scope = Scope(set(params), set(params))
-    _, leaves = writer.block(1, scope, _Where(), ex.num(2, 8))
+    where = Where(assignable=LOCALS + _prologue(writer, scope))
+    _, leaves = writer.block(1, scope, where, ex.num(2, 8))
     if not leaves:
-        writer.lines.append("    " + writer._return(scope, _Where()))
+        writer.lines.append("    " + writer.return_(scope, Where()))
     body = "\n".join(writer.lines)
     source = f"{PRELUDE}\n\ndef f({', '.join(params)}):\n{body}\n"
     return Program(source, kinds)
 
-
-_FLOATS = st.one_of(
-    st.floats(-8, 8, allow_nan=False, allow_infinity=False).map(lambda v: round(v, 2)),
-    st.sampled_from([0.0, -0.0, 1.0, math.inf, math.nan]),
-)
-_VALUES = {
-    "int": st.integers(-3, 9),
-    "float": _FLOATS,
-    "list": st.lists(st.integers(-3, 9), max_size=5),
-}
-
-
-def arguments(kinds: tuple[str, ...]) -> st.SearchStrategy[tuple]:
-    """Argument tuples for a program whose parameters have `kinds`."""
-    return st.tuples(*(_VALUES[kind] for kind in kinds))

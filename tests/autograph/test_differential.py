@@ -4,24 +4,29 @@ Each example generates a random program (tests/autograph/program_generator.py),
 loads it as a module, converts `f` with `ag.convert` and calls both versions on
 the same generated arguments, comparing return values, printed output and
 exception types. `make test` runs 2,000 programs with a fixed seed; `make fuzz`
-runs 50,000 fresh ones.
+runs 50,000 fresh ones from a seed it prints, and keeps what fails in `.fuzz/`
+(tests/autograph/fuzz_record.py). A failure message holds the whole program,
+every input, both outcomes and the program as a `REGRESSIONS` entry.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import HealthCheck, Phase, given, note, reject, seed, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-from tests.autograph.differential import TimedOut, compare, load, run, unload
-from tests.autograph.program_generator import PRELUDE, arguments, programs
+from tests.autograph.differential import TimedOut, compare, load, report, run, unload
+from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed
+from tests.autograph.program_arguments import arguments
+from tests.autograph.program_generator import PRELUDE, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN: frozenset[str] = frozenset()
+KNOWN_BROKEN: frozenset[str] = frozenset({"del_in_blocks", "loops_in_try"})
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -34,38 +39,54 @@ def directory(tmp_path_factory):
     return tmp_path_factory.mktemp("programs")
 
 
-def check(source: str, inputs: list[tuple], directory, convert=ag.convert) -> None:
-    """Fail with the program, the arguments and both outcomes on any difference."""
+def check(source: str, inputs: list[tuple], directory, convert=ag.convert,
+          record: Callable[[str, str], None] | None = None) -> None:
+    """Fail with the program, the inputs and both outcomes on any difference;
+    `record(message, source)` keeps the report before the test fails."""
     original = load(source, directory)
     try:
-        try:
-            converted = convert(original)
-        except Exception as error:
-            raise AssertionError(f"conversion failed: {error!r}\n{source}") from error
-        for args in inputs:
-            try:
-                expected = run(original, args, timeout=_ORIGINAL_SECONDS)
-            except TimedOut:
-                reject()
-            try:
-                actual = run(converted, args, timeout=_CONVERTED_SECONDS)
-            except TimedOut as error:
-                raise AssertionError(f"the converted f{args!r} {error}\n{source}") from None
-            difference = compare(expected, actual)
-            if difference:
-                raise AssertionError(
-                    f"{difference} for f{args!r}\n"
-                    f"  original:  {expected.describe()}\n"
-                    f"  converted: {actual.describe()}\n{source}"
-                )
+        failure = _difference(original, inputs, convert)
     finally:
         unload(original)
+    if failure is not None:
+        message = report(failure, source, inputs, source.find("\ndef f(") + 1)
+        if record is not None:
+            record(message, source)
+        raise AssertionError(message)
 
 
-def _fuzz(data, directory, convert=ag.convert) -> None:
+def _difference(original: Callable, inputs: list[tuple], convert) -> str | None:
+    """What went wrong with both outcomes, or None when the conversion behaves."""
+    try:
+        converted = convert(original)
+    except Exception as error:  # noqa: BLE001 - a failed conversion is the finding
+        return f"conversion failed: {error!r}"
+    for args in inputs:
+        try:
+            expected = run(original, args, timeout=_ORIGINAL_SECONDS)
+        except TimedOut:
+            reject()
+        try:
+            actual = run(converted, args, timeout=_CONVERTED_SECONDS)
+        except TimedOut as error:
+            return (f"the converted {_call(args)} {error}\n"
+                    f"  original:  {expected.describe()} in {expected.seconds:.3f} s")
+        difference = compare(expected, actual)
+        if difference:
+            return (f"{difference} for {_call(args)}\n"
+                    f"  original:  {expected.describe()}\n"
+                    f"  converted: {actual.describe()}")
+    return None
+
+
+def _call(args: tuple) -> str:
+    return f"f({', '.join(map(repr, args))})"
+
+
+def _fuzz(data, directory, convert=ag.convert, record=None) -> None:
     program = data.draw(programs(skip=KNOWN_BROKEN), label="program")
     inputs = data.draw(st.lists(arguments(program.kinds), min_size=1, max_size=3), label="args")
-    check(program.source, inputs, directory, convert)
+    check(program.source, inputs, directory, convert, record)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, database=None,
@@ -84,12 +105,26 @@ def test_converted_programs_match_originals(data, directory):
     _fuzz(data, directory)
 
 
+_SEED = run_seed()
+
+
+@pytest.fixture(scope="module")
+def failure_log(pytestconfig) -> FailureLog:
+    """The long run's failure log; announces the seed before the run starts."""
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(f"\ndifferential {rerun_hint(_SEED)}; failures are kept in {FailureLog(_SEED).folder}")
+    return FailureLog(_SEED)
+
+
 @pytest.mark.slow
-@settings(max_examples=_SLOW_PROGRAMS, deadline=None, database=None,
-          suppress_health_check=_RELAXED)
+@seed(_SEED)
+@settings(max_examples=_SLOW_PROGRAMS, deadline=None, database=example_database(),
+          suppress_health_check=_RELAXED, print_blob=True)
 @given(data=st.data())
-def test_converted_programs_match_originals_long_run(data, directory):
-    _fuzz(data, directory)
+def test_converted_programs_match_originals_long_run(data, directory, failure_log):
+    note(rerun_hint(_SEED))
+    _fuzz(data, directory, record=failure_log.record)
 
 
 # Minimal programs from mismatches the fuzzer found, kept as regressions.
@@ -225,6 +260,98 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return 0
         """,
         [(0,), (2,)],
+    ),
+    # A for loop whose target is declared global: the loop body cannot take
+    # the target as its parameter (conversion failed with "name 'g' is
+    # parameter and global").
+    (
+        """
+        def f(i):
+            global g
+            g = 7
+            for g in range(2):
+                i += g
+            return i, g
+        """,
+        [(1,)],
+    ),
+    # A try's else block runs only when the body ran to its end: not after a
+    # return, break or continue out of the body (it ran, and its return won).
+    (
+        """
+        def f(i):
+            try:
+                if i > 0:
+                    return 1
+            except ValueError:
+                pass
+            else:
+                return 2
+            return 3
+        """,
+        [(0,), (1,)],
+    ),
+    (
+        """
+        def f(i):
+            n = 0
+            for k in range(4):
+                try:
+                    if k == i:
+                        continue
+                    if k > i + 1:
+                        break
+                except ValueError:
+                    pass
+                else:
+                    n += 10
+                n += 1
+            return n
+        """,
+        [(0,), (1,), (5,)],
+    ),
+    # A walrus in a while test binding a global: the test function must
+    # declare it global too (it raised UnboundLocalError).
+    (
+        """
+        def f():
+            global g
+            g = 5
+            w0 = 0
+            while w0 < 3 and (g := g - 1) != 3:
+                w0 += 1
+            return g, w0
+        """,
+        [()],
+    ),
+    # A return whose value raises inside a try: the handler runs and the
+    # function goes on, so the return must not have set its flag first.
+    (
+        """
+        def f(j):
+            for i in range(2):
+                try:
+                    return i // j
+                except ZeroDivisionError:
+                    pass
+            return 6
+        """,
+        [(0,), (1,)],
+    ),
+    # The same read in the condition of an if-expression (passed to if_exp
+    # as it is, not as a lambda) inside a loop body.
+    (
+        """
+        def f(c):
+            w1 = 0
+            while w1 < 1:
+                w1 += 1
+                if c:
+                    j = 1
+                return 1 if (0 > 1) or (j == -2) else 0
+            return -2
+        """,
+        [(0,), (1,)],
     ),
 ]
 

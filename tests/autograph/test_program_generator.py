@@ -8,7 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.autograph.program_generator import FEATURES, arguments, programs
+from tests.autograph.program_arguments import arguments
+from tests.autograph.program_generator import FEATURES, programs
 
 _CONSTRUCTS = {
     "while": ast.While,
@@ -27,7 +28,13 @@ _CONSTRUCTS = {
     "augmented assignment": ast.AugAssign,
     "comprehension": ast.ListComp,
     "local function": ast.FunctionDef,
+    "global": ast.Global,
+    "try": ast.Try,
+    "lambda": ast.Lambda,
 }
+
+
+_TARGETS = {ast.Attribute: "attribute assignment", ast.Subscript: "item assignment"}
 
 
 def _features(source: str) -> set[str]:
@@ -48,6 +55,19 @@ def _features(source: str) -> set[str]:
                 found.add("return in a loop")
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple):
             found.add("tuple unpacking")
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found |= {_TARGETS[type(t)] for t in targets if type(t) in _TARGETS}
+        if isinstance(node, ast.Starred) and isinstance(node.ctx, ast.Store):
+            found.add("starred target")
+        if isinstance(node, ast.Assign) and len(node.targets) > 1:
+            found.add("chained assignment")
+        if isinstance(node, ast.Try):
+            found |= {name for name, block in (("try else", node.orelse), ("finally", node.finalbody))
+                      if block}
+            found |= {"except as" for handler in node.handlers if handler.name}
+        if isinstance(node, ast.For) and "." in ast.unparse(node.target):
+            found.add("attribute as loop target")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
             if isinstance(node.right, ast.Constant) and node.right.value == 0:
                 found.add("// 0")
@@ -69,16 +89,20 @@ def _sample(count: int, skip: frozenset[str] = frozenset()) -> list[str]:
 
 def test_programs_use_every_construct():
     seen: set[str] = set()
-    for source in _sample(400):
+    for source in _sample(600):
         seen |= _features(source)
     expected = set(_CONSTRUCTS) | {"loop else", "elif", "chained comparison", "enumerate",
-                                   "zip", "log", "return in a loop", "tuple unpacking", "// 0"}
+                                   "zip", "log", "return in a loop", "tuple unpacking", "// 0",
+                                   "attribute assignment", "item assignment",
+                                   "attribute as loop target", "try else", "finally",
+                                   "except as", "starred target", "chained assignment"}
     assert expected - seen == set()
 
 
 def test_skipped_features_are_left_out():
-    for source in _sample(200, skip=frozenset({"nonlocal"})):
+    for source in _sample(200, skip=frozenset({"nonlocal", "global", "attributes", "try"})):
         assert "nonlocal" not in source
+        assert "global" not in source and "b.v" not in source and "try:" not in source
 
 
 def test_unknown_features_are_refused():

@@ -48,11 +48,11 @@ def test_return_in_loop_uses_flag():
             do_return = False
             for x in xs:
                 if x > 3:
-                    do_return = True
                     retval = x
+                    do_return = True
             if not do_return:
-                do_return = True
                 retval = None
+                do_return = True
             return retval
         """,
         return_statements,
