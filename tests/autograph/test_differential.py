@@ -26,7 +26,7 @@ from tests.autograph.program_generator import PRELUDE, programs
 
 # Constructs whose mismatches are open (see tests/autograph/mismatches/README.md):
 # the fuzz runs leave them out until the converter handles them.
-KNOWN_BROKEN: frozenset[str] = frozenset({"del_in_blocks", "loops_in_try"})
+KNOWN_BROKEN: frozenset[str] = frozenset({"loops_in_try"})
 _QUICK_PROGRAMS = 2000
 _SLOW_PROGRAMS = 50_000
 _ORIGINAL_SECONDS = 1.0  # a program slower than this is discarded, not compared
@@ -350,6 +350,22 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
                     j = 1
                 return 1 if (0 > 1) or (j == -2) else 0
             return -2
+        """,
+        [(0,), (1,)],
+    ),
+    # A name a branch not taken would have deleted: still unbound after the
+    # if, so the later read raises instead of comparing with the placeholder.
+    (
+        """
+        def f(c):
+            if c:
+                j = 1
+                del j
+            if c > 5:
+                pass
+            elif 1 != j:
+                c = 2
+            return c
         """,
         [(0,), (1,)],
     ),
