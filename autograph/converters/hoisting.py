@@ -62,14 +62,15 @@ class _Hoister:
         args = fn.args
         names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
         declared: set[str] = set()
+        others = []  # walked together: one collector for the block, not one per statement
         for stmt in staying:
             if isinstance(stmt, (gast.Global, gast.Nonlocal)):
                 declared |= set(stmt.names)
             elif isinstance(stmt, gast.FunctionDef):
                 names.add(stmt.name)
             else:
-                names |= bound_names([stmt])
-        return frozenset(names - declared)
+                others.append(stmt)
+        return frozenset((names | bound_names(others)) - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
