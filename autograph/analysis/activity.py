@@ -310,13 +310,14 @@ class Activity:
         """Names bound in the function's own scope (parameters included)."""
         body = self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]
         writes: set[str] = set()
+        unknown = []  # statements without memoised effects, walked by one collector
         for stmt in body:
             found = self._memo.get(stmt)
             if found is not None:
                 writes |= found.writes
             else:
-                writes |= bound_names([stmt])
-        return (frozenset(writes) | self.params) - self.globals - self.nonlocals
+                unknown.append(stmt)
+        return (frozenset(writes) | bound_names(unknown) | self.params) - self.globals - self.nonlocals
 
 
 def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:

@@ -40,6 +40,7 @@ from collections.abc import Callable
 import gast
 
 from autograph.analysis.activity import bound_names, free_names
+from autograph.analysis.traversal import walk
 from autograph.converters import operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -61,14 +62,15 @@ class _Hoister:
         args = fn.args
         names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
         declared: set[str] = set()
+        others = []  # walked together: one collector for the block, not one per statement
         for stmt in staying:
             if isinstance(stmt, (gast.Global, gast.Nonlocal)):
                 declared |= set(stmt.names)
             elif isinstance(stmt, gast.FunctionDef):
                 names.add(stmt.name)
             else:
-                names |= bound_names([stmt])
-        return frozenset(names - declared)
+                others.append(stmt)
+        return frozenset((names | bound_names(others)) - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
@@ -163,24 +165,29 @@ class _StateMerger:
         params = tuple(a.id for a in stmt.args.args)
         last = stmt.body[-1]
         if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
-            return ("get", gast.dump(last.value))
+            return ("get", _ids(last.value))
         if len(params) == 1 and isinstance(last, gast.Assign) and _names_tuple(last.targets[0]):
             value = last.value
             if isinstance(value, gast.Name) and value.id == params[0]:
-                return ("set", params, gast.dump(last.targets[0]))
+                return ("set", params, _ids(last.targets[0]))
         return None
 
     def rename(self, root: gast.FunctionDef) -> None:
         if not self.renames:
             return
-        for node in gast.walk(root):
-            if isinstance(node, gast.Name):
+        for node in walk(root):
+            if type(node) is gast.Name:
                 while node.id in self.renames:
                     node.id = self.renames[node.id]
 
 
 def _names_tuple(node: gast.expr | None) -> bool:
     return isinstance(node, gast.Tuple) and all(isinstance(e, gast.Name) for e in node.elts)
+
+
+def _ids(names: gast.Tuple) -> tuple[str, ...]:
+    """A tuple of plain names, told apart by its names alone (cheaper than comparing `gast.dump`s)."""
+    return tuple(e.id for e in names.elts)
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:

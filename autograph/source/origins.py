@@ -20,10 +20,29 @@ _ATTRS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
 _LOCATED = (gast.stmt, gast.expr, gast.excepthandler)
+# fields that never hold a located node: expression contexts, operators, plain strings and numbers
+_PLAIN_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "module", "level", "conversion", "is_async", "simple"}
+)
+
+
+class _NodeFields(dict):
+    """Node class -> (whether it takes a location, the fields that may hold nodes), found on first use."""
+
+    def __missing__(self, cls: type) -> tuple[bool, tuple[str, ...]]:
+        found = self[cls] = (issubclass(cls, _LOCATED), tuple(f for f in cls._fields if f not in _PLAIN_FIELDS))
+        return found
+
+
+_NODE_FIELDS: dict[type, tuple[bool, tuple[str, ...]]] = _NodeFields()
 
 
 def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
-    """Give every node under `nodes` that has no location the location of `ref`."""
+    """Give every node under `nodes` that has no location the location of `ref`.
+
+    Converters call this on every node they make, so it reads each class's
+    fields from a table and writes a node's four attributes in one dict update.
+    """
     if not hasattr(ref, "lineno"):
         return
     loc = {attr: getattr(ref, attr, None) for attr in _ATTRS}
@@ -32,10 +51,10 @@ def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
         node = stack.pop()
         if getattr(node, "lineno", None) is not None:
             continue  # a user node (or one placed before): its subtree has locations
-        if isinstance(node, _LOCATED):
-            for attr, value in loc.items():
-                setattr(node, attr, value)
-        for field in node._fields:  # the children, as gast.iter_child_nodes finds them
+        located, fields = _NODE_FIELDS[type(node)]
+        if located:
+            node.__dict__.update(loc)
+        for field in fields:  # the children, as gast.iter_child_nodes finds them
             value = getattr(node, field, None)
             if type(value) is list:
                 stack.extend([child for child in value if isinstance(child, gast.AST)])

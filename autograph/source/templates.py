@@ -200,8 +200,12 @@ def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
 
 
 def set_ctx(node: gast.AST, ctx: gast.AST) -> None:
-    """Give a target expression (and a tuple's elements) the context of where it now stands."""
-    node.ctx = type(ctx)()
+    """Give a target expression (and a tuple's elements) the context of where it now stands.
+
+    A node that stands in the same context already keeps its own (a fresh one per node otherwise).
+    """
+    if type(getattr(node, "ctx", None)) is not type(ctx):
+        node.ctx = type(ctx)()
     if isinstance(node, (gast.Tuple, gast.List)):
         for elt in node.elts:
             set_ctx(elt, ctx)
