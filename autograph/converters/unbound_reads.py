@@ -67,10 +67,12 @@ class _Wrap(Transformer):
 
     def visit(self, node: gast.AST) -> gast.AST:
         if _is_lazy_operand_call(node):
-            # and_/or_/if_exp take their operands as lambdas they call at once: their reads count
-            for arg in node.args:
+            # and_/or_/if_exp take lazy operands as lambdas they call at once: their reads count
+            for index, arg in enumerate(node.args):
                 if isinstance(arg, gast.Lambda):
                     arg.body = self.visit(arg.body)
+                else:
+                    node.args[index] = self.visit(arg)
             return node
         if isinstance(node, _DEFERRED):
             return node
