@@ -11,7 +11,10 @@
 
 The decision is remembered per function object, so calling a converted user
 function again costs one dictionary lookup by id (checked through a weak
-reference, so a dead function's entry is never reused).
+reference, so a dead function's entry is never reused). A builtin is held by
+its entry instead, and one of `AS_IS_FOR_PYTHON_VALUES` given only Python
+values is called directly: `range(2, n)` in a Python-mode loop costs the
+lookup, a type check per argument and the builtin.
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ from __future__ import annotations
 import sys
 import types
 import weakref
-from collections.abc import Callable
 
 from runtime.errors import ConversionError
-from runtime.operators.builtins import OVERRIDES
+from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
 
 __all__ = ["converted_call", "DO_NOT_CONVERT", "is_convertible"]
 
@@ -31,9 +33,10 @@ _NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozens
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 # function -> what to call instead (its conversion, or itself)
 _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# the same, for the hot path: id(function) -> (weak reference to it, target); see _remember
-# (a builtin cannot be weakly referenced: `_kept` stands in for builtins that live forever)
-_FAST: dict[int, tuple[Callable[[], object], object]] = {}
+# the same, for the hot path: id(function) -> (weak reference to it, target, False); see _remember.
+# A builtin cannot be weakly referenced and lives for ever: its entry holds it,
+# (builtin, target, whether the builtin is as is for Python values).
+_FAST: dict[int, tuple[object, object, bool]] = {}
 
 
 def is_convertible(func: object) -> bool:
@@ -82,14 +85,20 @@ def _remember(func: types.FunctionType, target: object) -> None:
         if fast.get(key, (None,))[0] is ref:
             del fast[key]
 
-    _FAST[key] = (weakref.ref(func, forget), target)
+    _FAST[key] = (weakref.ref(func, forget), target, False)
 
 
 def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
     entry = _FAST.get(id(f))
-    if entry is not None and entry[0]() is f:
+    # a held builtin with f's id is f; else entry[0] is a weak reference
+    if entry is not None and (entry[0] is f or entry[0]() is f):
         target = entry[1]
+        if entry[2] and not kwargs:
+            for arg in args:
+                if type(arg) not in PYTHON_VALUES:
+                    return target(*args)
+            return f(*args)
     else:
         target = _slow_target(f)
         if type(target) is tuple:  # a bound method: (converted function, self)
@@ -105,8 +114,8 @@ def _slow_target(f: object) -> object:
         override = OVERRIDES.get(f)
     except TypeError:  # unhashable callable
         override = None
-    if override is not None:
-        _FAST[id(f)] = (_kept(f), override)  # OVERRIDES holds `f`: its id is never reused
+    if override is not None:  # OVERRIDES holds `f`: its id is never reused
+        _FAST[id(f)] = (f, override, f in AS_IS_FOR_PYTHON_VALUES)
         return override
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
         if getattr(f, DO_NOT_CONVERT, False):
@@ -115,10 +124,6 @@ def _slow_target(f: object) -> object:
     if isinstance(f, types.FunctionType):
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
-        _FAST[id(f)] = (_kept(f), f)  # math.sqrt and the like live as long as their module
+        _FAST[id(f)] = (f, f, False)  # math.sqrt and the like live as long as their module
     return f
 
-
-def _kept(value: object) -> Callable[[], object]:
-    """Stands for a weak reference in `_FAST`, for objects that are never freed (builtins cannot be weakly referenced)."""
-    return lambda: value

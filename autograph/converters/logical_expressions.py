@@ -1,8 +1,11 @@
 """logical_expressions: lazy `and`/`or`, `not`, and chained comparisons as operator calls.
 
-    a and b        ->  ag__.and_(lambda: a, lambda: b)
+    a and b        ->  ag__.and_(a, lambda: b)
     not a          ->  ag__.not_(a)
-    a < b < c      ->  ag__.and_(lambda: a < b, lambda: b < c)
+    a < b < c      ->  ag__.and_(a < b, lambda: b < c)
+
+The left operand is evaluated before the call, as Python evaluates it first;
+the right one is a lambda, called only when Python would evaluate it.
 
 A chained comparison is split only when its middle operands are names,
 constants or attributes, which read the same when evaluated twice; others keep
@@ -34,7 +37,7 @@ class _Logical(ExpressionTransformer):
         self.generic_visit(node)
         if binds_or_suspends(node.values):
             return node
-        template = f"{_FUNCTIONS[type(node.op)]}(lambda: a, lambda: b)"
+        template = f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)"
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
             result = replace_expr(template, a=value, b=result)
@@ -61,7 +64,7 @@ class _Logical(ExpressionTransformer):
         ]
         result = parts[-1]
         for part in reversed(parts[:-1]):
-            result = replace_expr("ag__.and_(lambda: a, lambda: b)", a=part, b=result)
+            result = replace_expr("ag__.and_(a, lambda: b)", a=part, b=result)
         inherit_location(result, node)
         return result
 

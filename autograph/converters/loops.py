@@ -95,7 +95,7 @@ def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tup
         return [], gast.Constant(value=None, kind=None)
     test: gast.expr = replace("ag__.not_(flag)", loc, flag=flags[-1])[0].value
     for flag in reversed(flags[:-1]):
-        test = replace("ag__.and_(lambda: ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
+        test = replace("ag__.and_(ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
     name = helpers["extra_test"]
     code = replace("def extra_test():\n    return test", loc, extra_test=name, test=test)
     return code, _load(name)

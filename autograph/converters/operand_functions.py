@@ -29,11 +29,12 @@ from autograph.source.templates import replace
 
 __all__ = ["transform"]
 
-# operator -> (position of its first lazy operand, the names of its operands' functions)
+# operator -> (position of its first lazy operand, the names of its operands' functions);
+# the left operand of and_/or_ is evaluated before the call
 _LAZY = {
     "if_exp": (1, ("if_true", "if_false")),
-    "and_": (0, ("and_left", "and_right")),
-    "or_": (0, ("or_left", "or_right")),
+    "and_": (1, ("and_right",)),
+    "or_": (1, ("or_right",)),
 }
 # loop operator -> positions of the functions it calls per iteration (test, body)
 _LOOP_FUNCTIONS = {"while_stmt": (0, 1), "for_stmt": (1, 2)}
@@ -63,7 +64,7 @@ def _own_nodes(node: gast.AST, out: list[gast.AST]) -> list[gast.AST]:
     return out
 
 
-def _lazy_operands(call: gast.AST) -> tuple[int, tuple[str, str]] | None:
+def _lazy_operands(call: gast.AST) -> tuple[int, tuple[str, ...]] | None:
     if not isinstance(call, gast.Call):
         return None
     func = call.func

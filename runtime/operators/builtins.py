@@ -17,18 +17,18 @@ import numpy as np
 
 from runtime.backend import get_backend
 
-__all__ = ["OVERRIDES", "len_", "range_", "abs_", "int_", "float_", "bool_", "min_", "max_",
-           "enumerate_", "zip_"]
+__all__ = ["OVERRIDES", "PYTHON_VALUES", "AS_IS_FOR_PYTHON_VALUES", "len_", "range_", "abs_", "int_",
+           "float_", "bool_", "min_", "max_", "enumerate_", "zip_"]
 
 
 _RANGE = builtins.range
 
 # Values of these exact types are never staged: Python mode answers without asking a backend.
-_PYTHON_VALUES = frozenset({int, float, bool, complex, str, bytes, type(None), list, tuple, dict, set, range})
+PYTHON_VALUES = frozenset({int, float, bool, complex, str, bytes, type(None), list, tuple, dict, set, range})
 
 
 def _staged(value: object) -> bool:
-    if type(value) in _PYTHON_VALUES:
+    if type(value) in PYTHON_VALUES:
         return False
     backend = get_backend(value)
     return (
@@ -41,14 +41,14 @@ def _staged(value: object) -> bool:
 def _any_staged(values: tuple) -> bool:
     """`any(_staged(v) for v in values)` without a generator: range() in a loop calls it often."""
     for value in values:
-        if type(value) not in _PYTHON_VALUES and _staged(value):
+        if type(value) not in PYTHON_VALUES and _staged(value):
             return True
     return False
 
 
 def len_(value: Any) -> Any:
     """len: the static first dimension when known, else the staged one."""
-    if type(value) in _PYTHON_VALUES:
+    if type(value) in PYTHON_VALUES:
         return builtins.len(value)
     from runtime.operators.staged_lists import StagedList
 
@@ -82,7 +82,7 @@ def abs_(value: Any) -> Any:
 
 def _cast(builtin: Callable, dtype: type) -> Callable:
     def cast(value: Any = 0, *args: Any) -> Any:
-        if type(value) in _PYTHON_VALUES:
+        if type(value) in PYTHON_VALUES:
             return builtin(value, *args) if args else builtin(value)
         if not args and get_backend(value).is_staged(value):
             return value if value.dtype == dtype else value.astype(dtype)
@@ -159,5 +159,11 @@ def _numpy_overrides() -> dict[object, Callable]:
 
     return dict(CALL_OVERRIDES)
 
+
+# Builtins whose operator, called without keywords on PYTHON_VALUES only, is the builtin
+# itself: converted_call checks the argument types and calls the builtin directly, which
+# saves a call per `range(...)` or `int(...)` in a Python-mode loop. (np.asarray is not one:
+# a list of Tensors is a Python value it stages.)
+AS_IS_FOR_PYTHON_VALUES: frozenset = frozenset(OVERRIDES)
 
 OVERRIDES.update(_numpy_overrides())  # np.asarray/np.array of Tensors (NumPy does not dispatch them)

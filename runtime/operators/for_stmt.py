@@ -6,9 +6,10 @@
 
 `extra_test` (or None) is the loop's extra condition, e.g. `not break_` after
 a `break` was rewritten into a flag. A body whose loop stops on one flag
-returns that flag: in Python mode a False one means the extra test holds, so
-it is only called when the flag is set or is not a bool (a Tensor set by a
-staged if, which a Python loop cannot stop on). A loop that carries no names
+returns that flag, and its extra test is `not flag`: in Python mode a False
+flag means the test holds and a True one that it fails, so the test is only
+called at the start and when the flag is not a bool (a Tensor set by a staged
+if, which a Python loop cannot stop on). A loop that carries no names
 passes None as `get_state`/`set_state`.
 """
 
@@ -54,9 +55,11 @@ def for_stmt(
         for item in iter_:
             body(item)
         return
-    flag = None  # what the last body returned; anything but False: ask extra_test
+    flag = None  # what the last body returned; anything but a bool: ask extra_test
     for item in iter_:
         if flag is not False:
+            if flag is True:
+                break
             keep_going = extra_test()
             if type(keep_going) is not bool and isinstance(keep_going, Tensor):
                 from runtime.operators.staged_loops import tensor_break_in_python_loop

@@ -1,7 +1,8 @@
 """and_, or_, not_: Python's short-circuit semantics; logical ops on Tensors.
 
-`a and b` becomes `ag__.and_(lambda: a, lambda: b)`: `b` is evaluated only
-when Python would evaluate it, and the result is the operand Python returns.
+`a and b` becomes `ag__.and_(a, lambda: b)`: `a` is evaluated first, as
+Python does, `b` only when Python would evaluate it, and the result is the
+operand Python returns.
 A bool operand, the common case in Python mode, is recognised by identity
 before any isinstance check.
 """
@@ -15,8 +16,7 @@ from runtime.tensor import Tensor
 __all__ = ["and_", "or_", "not_"]
 
 
-def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
-    left = a()
+def and_(left: object, b: Callable[[], object]) -> object:
     if left is True:
         return b()
     if left is False:
@@ -28,8 +28,7 @@ def and_(a: Callable[[], object], b: Callable[[], object]) -> object:
     return b() if left else left
 
 
-def or_(a: Callable[[], object], b: Callable[[], object]) -> object:
-    left = a()
+def or_(left: object, b: Callable[[], object]) -> object:
     if left is False:
         return b()
     if left is True:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import math
 import time
 
@@ -9,7 +10,9 @@ import numpy as np
 
 import autograph as ag
 from autograph.converted_call import converted_call, is_convertible
-from runtime.operators.builtins import OVERRIDES
+from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES
+from runtime.tensor import Tensor
+from tests.runtime.operators.graphs import trace
 
 
 def user_function(x):
@@ -63,6 +66,23 @@ def test_overrides_are_called_instead_of_builtins(monkeypatch):
     monkeypatch.setitem(OVERRIDES, original, lambda x: ("override", x))
     assert converted_call(original, (1,), None) == ("override", 1)
     assert converted_call(len, ([1, 2, 3],), None) == 3
+
+
+def test_builtins_called_directly_on_python_values_still_stage_tensors():
+    assert all(getattr(builtins, f.__name__) is f for f in AS_IS_FOR_PYTHON_VALUES)
+    assert np.asarray not in AS_IS_FOR_PYTHON_VALUES  # a list of Tensors is a Python value it stages
+    seen = []
+
+    def staged(x):
+        seen.append(converted_call(int, (x,), None))
+        return converted_call(int, (x,), None) + converted_call(len, ([x, x],), None)
+
+    for _ in range(2):  # the first call finds the override, the second takes the fast path
+        assert converted_call(range, (2, 5), None) == range(2, 5)
+        assert converted_call(int, ("ff", 16), None) == 255
+        assert converted_call(max, ([1, 3],), {"default": 0}) == 3
+        assert trace(staged, (np.float64, ()))(2.5) == 4
+    assert all(isinstance(value, Tensor) and value.dtype == np.int64 for value in seen)
 
 
 def test_do_not_convert_and_function_objects_run_as_is():

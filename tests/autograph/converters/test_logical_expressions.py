@@ -8,7 +8,7 @@ from tests.autograph.equivalence import assert_same
 def test_and_or_not():
     assert_converts(
         "def f(a, b, c):\n    return a and b or not c\n",
-        "def f(a, b, c):\n    return ag__.or_(lambda: ag__.and_(lambda: a, lambda: b), lambda: ag__.not_(c))\n",
+        "def f(a, b, c):\n    return ag__.or_(ag__.and_(a, lambda: b), lambda: ag__.not_(c))\n",
         logical_expressions,
     )
 
@@ -16,7 +16,7 @@ def test_and_or_not():
 def test_three_operands_nest_to_the_right():
     assert_converts(
         "def f(a, b, c):\n    return a and b and c\n",
-        "def f(a, b, c):\n    return ag__.and_(lambda: a, lambda: ag__.and_(lambda: b, lambda: c))\n",
+        "def f(a, b, c):\n    return ag__.and_(a, lambda: ag__.and_(b, lambda: c))\n",
         logical_expressions,
     )
 
@@ -24,7 +24,7 @@ def test_three_operands_nest_to_the_right():
 def test_chained_comparison_split_when_middle_rereads():
     assert_converts(
         "def f(a, b, c):\n    return a < b.x <= c\n",
-        "def f(a, b, c):\n    return ag__.and_(lambda: a < b.x, lambda: b.x <= c)\n",
+        "def f(a, b, c):\n    return ag__.and_(a < b.x, lambda: b.x <= c)\n",
         logical_expressions,
     )
 

@@ -138,6 +138,23 @@ def test_body_of_a_loop_with_one_break_returns_its_flag():
     assert "ag__.for_stmt(xs, extra_test, loop_body" in out
 
 
+def test_python_loop_asks_the_extra_test_only_at_the_start_when_the_body_returns_its_flag():
+    from runtime.operators.for_stmt import for_stmt
+
+    asked, ran = [], []
+
+    def extra_test():
+        asked.append(len(ran))
+        return True
+
+    def loop_body(x):
+        ran.append(x)
+        return x == 2  # the break flag: set once x is 2
+
+    for_stmt([1, 2, 3, 4], extra_test, loop_body, None, None, (), {})
+    assert (asked, ran) == ([0], [1, 2])
+
+
 def break_on_total(x, items):
     total = x * 0
     for v in items:

@@ -54,8 +54,8 @@ def test_nested_and_or_in_a_loop_test_all_become_defs():
         hoisting,
     ))
     assert "lambda" not in out
-    assert "return ag__.and_(and_left, and_right)" in out
-    assert "    def and_right():\n        return ag__.or_(or_left, or_right)" in out
+    assert "return ag__.and_(i < 9, and_right)" in out
+    assert "    def and_right():\n        return ag__.or_(a, or_right)" in out
 
 
 def test_operands_outside_loops_stay_lambdas():

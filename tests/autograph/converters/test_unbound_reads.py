@@ -43,7 +43,14 @@ def test_converted_copy_of_unbound_name_raises():
 
 
 def test_lazy_operands_of_logical_operators_are_checked():
-    fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.and_(lambda: c, lambda: n)\n")
+    fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.and_(c, lambda: n)\n")
     check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
     text = gast.unparse(fn.body[1]).strip()
-    assert text == "j = ag__.and_(lambda: c, lambda: ag__.not_(n) if ag__.is_undefined(n) else n)"
+    assert text == "j = ag__.and_(c, lambda: ag__.not_(n) if ag__.is_undefined(n) else n)"
+
+
+def test_the_left_operand_of_a_logical_operator_is_checked():
+    fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.or_([n], lambda: c)\n")
+    check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
+    text = gast.unparse(fn.body[1]).strip()
+    assert text == "j = ag__.or_([ag__.not_(n) if ag__.is_undefined(n) else n], lambda: c)"
