@@ -65,15 +65,14 @@ def len_(value: Any) -> Any:
 def range_(*args: Any) -> Any:
     """range with a staged bound is ag.range (one staged loop).
 
-    Int bounds, what Python-mode loops pass, take one type check each and no
-    further call: this runs once per loop, often inside another loop.
+    Python-mode calls with int bounds do not come here: converted_call calls
+    the builtin directly (AS_IS_FOR_PYTHON_VALUES).
     """
-    for arg in args:
-        if type(arg) is not int and _staged(arg):
-            from runtime.ranges import range_ as staged_range
+    if not _any_staged(args):
+        return _RANGE(*args)
+    from runtime.ranges import range_ as staged_range
 
-            return staged_range(*args)
-    return _RANGE(*args)
+    return staged_range(*args)
 
 
 def abs_(value: Any) -> Any:
