@@ -25,6 +25,7 @@ import gast
 
 from autograph.analysis.traversal import CHILD_FIELDS
 from autograph.converters.context import Context
+from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
@@ -64,15 +65,6 @@ def _own_nodes(node: gast.AST, out: list[gast.AST]) -> list[gast.AST]:
     return out
 
 
-def _lazy_operands(call: gast.AST) -> tuple[int, tuple[str, ...]] | None:
-    if not isinstance(call, gast.Call):
-        return None
-    func = call.func
-    if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == "ag__"):
-        return None
-    return _LAZY.get(func.attr)
-
-
 def _no_args(node: gast.expr) -> bool:
     if not isinstance(node, gast.Lambda):
         return False
@@ -84,7 +76,7 @@ def _operand_defs(stmt: gast.stmt, ctx: Context) -> list[gast.FunctionDef]:
     """Replace the lazy operand lambdas of `stmt`'s own expressions by names; their defs."""
     defs: list[gast.FunctionDef] = []
     for node in _own_nodes(stmt, []):
-        found = _lazy_operands(node)
+        found = _LAZY.get(called_operator(node))
         if found is None:
             continue
         first, names = found
@@ -104,9 +96,9 @@ def _loop_functions(block: list[gast.stmt]) -> set[str]:
     names: set[str] = set()
     for stmt in block:
         call = stmt.value if isinstance(stmt, gast.Expr) else None
-        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute)):
+        positions = _LOOP_FUNCTIONS.get(called_operator(call), ())
+        if not positions:
             continue
-        positions = _LOOP_FUNCTIONS.get(call.func.attr, ())
         names |= {a.id for i, a in enumerate(call.args) if i in positions and isinstance(a, gast.Name)}
     return names
 

@@ -18,6 +18,7 @@ import gast
 
 from autograph.analysis import Analyses
 from autograph.analysis.traversal import Transformer
+from autograph.converters.operator_calls import called_operator
 
 __all__ = ["check_reads"]
 
@@ -66,7 +67,7 @@ class _Wrap(Transformer):
         self.names = names
 
     def visit(self, node: gast.AST) -> gast.AST:
-        if _is_lazy_operand_call(node):
+        if called_operator(node) in _LAZY_OPERATORS:
             # and_/or_/if_exp take their operands as lambdas they call at once: their reads
             # count, as do those of the arguments passed as they are (if_exp's condition)
             node.args = [self._operand(arg) for arg in node.args]
@@ -87,16 +88,6 @@ class _Wrap(Transformer):
 
 
 _LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})
-
-
-def _is_lazy_operand_call(node: gast.AST) -> bool:
-    func = getattr(node, "func", None) if isinstance(node, gast.Call) else None
-    return (
-        isinstance(func, gast.Attribute)
-        and func.attr in _LAZY_OPERATORS
-        and isinstance(func.value, gast.Name)
-        and func.value.id == "ag__"
-    )
 
 
 def _checked(name: gast.Name) -> gast.expr:
