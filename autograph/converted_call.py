@@ -9,12 +9,14 @@
    code that is already converted;
 3. user functions, lambdas and bound methods -> converted once (cached), then called.
 
-The decision is remembered per function object, so calling a converted user
-function again costs one dictionary lookup by id (checked through a weak
-reference, so a dead function's entry is never reused). A builtin is held by
-its entry instead, and one of `AS_IS_FOR_PYTHON_VALUES` given only Python
-values is called directly: `range(2, n)` in a Python-mode loop costs the
-lookup, a type check per argument and the builtin.
+The decision is remembered per function object. Callables that live as long
+as the process (builtins, NumPy's functions with a staged override, a
+module's C functions like `math.sqrt`) are held in a table keyed by
+themselves, looked up first; one of `AS_IS_FOR_PYTHON_VALUES` given only
+Python values is called directly, so `range(2, n)` in a Python-mode loop
+costs a lookup, a type check per argument and the builtin. A user function
+is keyed by its id and checked through a weak reference, so its entry dies
+with it and is never reused.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ _NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozens
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 # function -> what to call instead (its conversion, or itself)
 _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# the same, for the hot path: id(function) -> (weak reference to it, target, False); see _remember.
-# A builtin cannot be weakly referenced and lives for ever: its entry holds it,
-# (builtin, target, whether the builtin is as is for Python values).
-_FAST: dict[int, tuple[object, object, bool]] = {}
+# the same, for the hot path: id(function) -> (weak reference to it, target); see _remember
+_FAST: dict[int, tuple[weakref.ref, object]] = {}
+# callables that live for ever (they cannot be weakly referenced), keyed by themselves:
+# callable -> (what to call, whether it is the callable itself for Python values)
+_HELD: dict[object, tuple[object, bool]] = {}
 
 
 def is_convertible(func: object) -> bool:
@@ -85,28 +88,47 @@ def _remember(func: types.FunctionType, target: object) -> None:
         if fast.get(key, (None,))[0] is ref:
             del fast[key]
 
-    _FAST[key] = (weakref.ref(func, forget), target, False)
+    _FAST[key] = (weakref.ref(func, forget), target)
 
 
 def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
-    entry = _FAST.get(id(f))
-    # a held builtin with f's id is f; else entry[0] is a weak reference
-    if entry is not None and (entry[0] is f or entry[0]() is f):
-        target = entry[1]
-        if entry[2] and not kwargs:
-            for arg in args:
-                if type(arg) not in PYTHON_VALUES:
-                    return target(*args)
-            return f(*args)
+    try:
+        held = _HELD.get(f)
+    except TypeError:  # an unhashable callable is never held
+        held = None
+    if held is not None:
+        target, as_is = held
+        if as_is and not kwargs:
+            # unrolled for one and two arguments, the usual int(x), len(x), range(a, b)
+            count = len(args)
+            if count == 1:
+                if type(args[0]) in PYTHON_VALUES:
+                    return f(args[0])
+            elif count == 2:
+                if type(args[0]) in PYTHON_VALUES and type(args[1]) in PYTHON_VALUES:
+                    return f(args[0], args[1])
+            elif _python_values(args):
+                return f(*args)
     else:
-        target = _slow_target(f)
-        if type(target) is tuple:  # a bound method: (converted function, self)
-            target, receiver = target
-            return target(receiver, *args, **kwargs) if kwargs else target(receiver, *args)
+        entry = _FAST.get(id(f))
+        if entry is not None and entry[0]() is f:
+            target = entry[1]
+        else:
+            target = _slow_target(f)
+            if type(target) is tuple:  # a bound method: (converted function, self)
+                target, receiver = target
+                return target(receiver, *args, **kwargs) if kwargs else target(receiver, *args)
     if kwargs:
         return target(*args, **kwargs)
     return target(*args)
+
+
+def _python_values(args: tuple) -> bool:
+    for arg in args:
+        if type(arg) not in PYTHON_VALUES:
+            return False
+    return True
 
 
 def _slow_target(f: object) -> object:
@@ -114,8 +136,8 @@ def _slow_target(f: object) -> object:
         override = OVERRIDES.get(f)
     except TypeError:  # unhashable callable
         override = None
-    if override is not None:  # OVERRIDES holds `f`: its id is never reused
-        _FAST[id(f)] = (f, override, f in AS_IS_FOR_PYTHON_VALUES)
+    if override is not None:  # OVERRIDES holds `f`: it lives for ever
+        _HELD[f] = (override, f in AS_IS_FOR_PYTHON_VALUES)
         return override
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
         if getattr(f, DO_NOT_CONVERT, False):
@@ -124,6 +146,6 @@ def _slow_target(f: object) -> object:
     if isinstance(f, types.FunctionType):
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
-        _FAST[id(f)] = (f, f, False)  # math.sqrt and the like live as long as their module
+        _HELD[f] = (f, False)  # math.sqrt and the like live as long as their module
     return f
 

@@ -75,14 +75,18 @@ def test_builtins_called_directly_on_python_values_still_stage_tensors():
 
     def staged(x):
         seen.append(converted_call(int, (x,), None))
-        return converted_call(int, (x,), None) + converted_call(len, ([x, x],), None)
+        seen.append(converted_call(max, (2, x), None))  # a Tensor second argument
+        seen.append(converted_call(int, (x,), None) + converted_call(len, ([x, x],), None))
+        return seen[-1]
 
     for _ in range(2):  # the first call finds the override, the second takes the fast path
         assert converted_call(range, (2, 5), None) == range(2, 5)
+        assert converted_call(range, (0, 9, 3), None) == range(0, 9, 3)
         assert converted_call(int, ("ff", 16), None) == 255
         assert converted_call(max, ([1, 3],), {"default": 0}) == 3
         assert trace(staged, (np.float64, ()))(2.5) == 4
-    assert all(isinstance(value, Tensor) and value.dtype == np.int64 for value in seen)
+    assert all(isinstance(value, Tensor) for value in seen)
+    assert [value.dtype for value in seen[:3]] == [np.int64, np.float64, np.int64]
 
 
 def test_do_not_convert_and_function_objects_run_as_is():
