@@ -5,12 +5,16 @@
                                              get_state, set_state, ('s',), {'iterate_names': 'i'})
 
 `extra_test` (or None) is the loop's extra condition, e.g. `not break_` after
-a `break` was rewritten into a flag. A body whose loop stops on one flag
-returns that flag, and its extra test is `not flag`: in Python mode a False
-flag means the test holds and a True one that it fails, so the test is only
-called at the start and when the flag is not a bool (a Tensor set by a staged
-if, which a Python loop cannot stop on). A loop that carries no names
-passes None as `get_state`/`set_state`.
+a `break` was rewritten into a flag. It only ever reads flags that are False
+when the loop starts (a break flag is set False just before its loop; code
+after a `return` runs only while `do_return` is False), so in Python mode it
+holds before the first iteration and is not called then. A body whose loop stops
+on one flag returns that flag, and its extra test is `not flag`: a False flag
+means the test holds and a True one that it fails, so the test is only
+called when the flag is not a bool (a Tensor set by a staged if, which a
+Python loop cannot stop on) or when the body returned nothing (the test
+reads several flags). A loop that carries no names passes None as
+`get_state`/`set_state`.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ def for_stmt(
         for item in iter_:
             body(item)
         return
-    flag = None  # what the last body returned; anything but a bool: ask extra_test
+    flag = False  # what the last body returned; anything but a bool: ask extra_test
     for item in iter_:
         if flag is not False:
             if flag is True:

@@ -138,7 +138,8 @@ def test_body_of_a_loop_with_one_break_returns_its_flag():
     assert "ag__.for_stmt(xs, extra_test, loop_body" in out
 
 
-def test_python_loop_asks_the_extra_test_only_at_the_start_when_the_body_returns_its_flag():
+def test_python_loop_never_asks_the_extra_test_when_the_body_returns_its_flag():
+    # the flags an extra test reads are False when the loop starts, so it holds then
     from runtime.operators.for_stmt import for_stmt
 
     asked, ran = [], []
@@ -152,7 +153,42 @@ def test_python_loop_asks_the_extra_test_only_at_the_start_when_the_body_returns
         return x == 2  # the break flag: set once x is 2
 
     for_stmt([1, 2, 3, 4], extra_test, loop_body, None, None, (), {})
-    assert (asked, ran) == ([0], [1, 2])
+    assert (asked, ran) == ([], [1, 2])
+
+
+def test_python_loop_asks_the_extra_test_after_a_body_that_returns_nothing():
+    from runtime.operators.for_stmt import for_stmt
+
+    asked, ran = [], []
+
+    def extra_test():
+        asked.append(len(ran))
+        return len(ran) < 2
+
+    for_stmt([1, 2, 3, 4], extra_test, ran.append, None, None, (), {})
+    assert (asked, ran) == ([1, 2], [1, 2])
+
+
+def test_every_flag_an_extra_test_reads_is_set_false_before_the_loop():
+    # what lets for_stmt skip the extra test before the first iteration
+    from autograph.converters import break_statements, return_statements
+
+    out = normalize(transformed(
+        "def f(xs, ys):\n"
+        "    for x in xs:\n"
+        "        for y in ys:\n"
+        "            if y:\n"
+        "                return y\n"
+        "            if x:\n"
+        "                break\n"
+        "    return 0\n",
+        return_statements,
+        break_statements,
+    ))
+    lines = [line.strip() for line in out.splitlines()]
+    assert lines[1] == "do_return = False", out
+    inner = lines.index("for y in ys:")
+    assert lines[inner - 1].startswith("break_") and lines[inner - 1].endswith(" = False"), out
 
 
 def break_on_total(x, items):
