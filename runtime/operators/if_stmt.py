@@ -9,7 +9,9 @@ An `if` without `else` passes None as `orelse`; `if c: continue` with code
 after it (`if c: pass / else: rest` once lowered) passes None as `body`; one
 that carries no names passes None as `get_state`/`set_state`. A bool
 condition, the common case in Python mode, is recognised by identity before
-any isinstance check.
+any isinstance check, False first: an `elif` chain passes a False condition
+at every level it skips, and the `if` of a loop that breaks, or of a
+rarely taken branch, is False on most iterations.
 """
 
 from __future__ import annotations
@@ -31,12 +33,12 @@ def if_stmt(
     nouts: int,
 ) -> None:
     """Run `body` or `orelse`; a Tensor `cond` stages both as one cond."""
-    if cond is True:
-        if body is not None:
-            body()
-    elif cond is False:
+    if cond is False:
         if orelse is not None:
             orelse()
+    elif cond is True:
+        if body is not None:
+            body()
     elif isinstance(cond, Tensor):
         from runtime.operators.no_state import state_functions
         from runtime.operators.staged_if import staged_if
