@@ -41,7 +41,7 @@ import gast
 
 from autograph.analysis.activity import bound_names, free_names
 from autograph.analysis.traversal import walk
-from autograph.converters import operand_functions
+from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
 
@@ -191,14 +191,15 @@ def _ids(names: gast.Tuple) -> tuple[str, ...]:
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
-    """Hoist the helpers control_flow generated as far up as their free names allow, then merge
-    the state functions that became identical neighbours."""
+    """Hoist the helpers control_flow generated as far up as their free names allow, merge
+    the state functions that became identical neighbours, and bind the constant options of
+    the loops inside helpers once (`loop_options`)."""
     operand_functions.transform(node, ctx)
     node.body = _Hoister(ctx).block(node.body)
     merger = _StateMerger(ctx.generated)
     node.body = merger.block(node.body)
     merger.rename(node)
-    return node
+    return loop_options.transform(node, ctx)
 
 
 def _rewrite_inner_blocks(stmt: gast.stmt, rewrite: Callable[[list], list]) -> None:

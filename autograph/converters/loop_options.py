@@ -1,0 +1,92 @@
+"""loop_options: a loop inside a helper takes its constant options from a name bound once per call.
+
+    def loop_body(itr):                             def loop_body(itr):
+        nonlocal n                                      nonlocal n
+        n = itr                                         n = itr
+        ag__.for_stmt(range(n), None,       ->          ag__.for_stmt(range(n), None,
+                      loop_body_1, ...,                               loop_body_1, ..., opts)
+                      {'iterate_names': 'd'})       opts = {'iterate_names': 'd'}
+    ag__.for_stmt(range(m), None, loop_body, ...)   ag__.for_stmt(range(m), None, loop_body, ...)
+
+A dict display builds a new dict each time it runs: an inner loop's options
+were built once per iteration of the outer loop, and in a Python-mode
+nested loop that was a visible share of the time. Operators only read
+`opts`, so one dict serves every run. Options that are all constants are
+bound in the user's function, right after the helper defs that use them
+(before the statement that calls those helpers); options that read names
+(`shape_invariants`) stay where they are. Runs after hoisting, which
+decides where the helpers live.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.context import Context
+from autograph.converters.operator_calls import called_operator
+from autograph.source.templates import replace
+
+__all__ = ["transform"]
+
+# loop operator -> position of its options dict
+_OPTS_POSITION = {"while_stmt": 5, "for_stmt": 6}
+_BLOCKS = ("body", "orelse", "finalbody")
+
+
+def _constant_dict(node: gast.expr) -> bool:
+    return type(node) is gast.Dict and all(
+        type(part) is gast.Constant for part in node.keys + node.values
+    )
+
+
+class _Binder:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        """`block` (of the user's function) with the options its helpers use bound after their defs."""
+        out: list[gast.stmt] = []
+        pending: list[gast.stmt] = []
+        for stmt in block:
+            if isinstance(stmt, gast.FunctionDef):
+                if id(stmt) in self.ctx.generated:
+                    pending += self.helper(stmt.body)
+                out.append(stmt)
+                continue
+            out += pending
+            pending = []
+            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
+                for field in _BLOCKS:
+                    inner = getattr(stmt, field, None)
+                    if inner:
+                        setattr(stmt, field, self.block(inner))
+                for handler in getattr(stmt, "handlers", ()):
+                    handler.body = self.block(handler.body)
+            out.append(stmt)
+        return out + pending
+
+    def helper(self, body: list[gast.stmt]) -> list[gast.stmt]:
+        """Replace the constant options of the loops in a helper's body, at any depth; their bindings."""
+        bindings: list[gast.stmt] = []
+        for stmt in body:
+            if isinstance(stmt, gast.FunctionDef) and id(stmt) in self.ctx.generated:
+                bindings += self.helper(stmt.body)
+            if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                continue  # the user's nested scopes were converted on their own
+            call = stmt.value if isinstance(stmt, gast.Expr) else None
+            position = _OPTS_POSITION.get(called_operator(call))
+            if position is not None and position < len(call.args) and _constant_dict(call.args[position]):
+                name = self.ctx.namespace.new("opts")
+                bindings += replace("name = opts", call.args[position], name=name, opts=call.args[position])
+                call.args[position] = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+            for field in _BLOCKS:
+                bindings += self.helper(getattr(stmt, field, None) or [])
+            for handler in getattr(stmt, "handlers", ()):
+                bindings += self.helper(handler.body)
+        return bindings
+
+
+def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    """Bind the constant options of every loop inside a generated helper once per call."""
+    fn.body = _Binder(ctx).block(fn.body)
+    return fn
