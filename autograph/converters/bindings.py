@@ -14,18 +14,20 @@ one):
         raise E
     return j
 
-For such names the function starts with `j = ag__.Undefined('j')`.
+For such names the function starts with `j = ag__.Undefined('j')`. Then
+each helper keeps in its `nonlocal` only the names it binds itself
+(`trim_nonlocals`).
 """
 
 from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import scope_names
+from autograph.analysis.activity import bound_names, scope_names
 from autograph.analysis.traversal import statements
 from autograph.source.templates import replace
 
-__all__ = ["transform", "unresolved_nonlocals"]
+__all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
 
 
 def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
@@ -59,14 +61,42 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> g
     if not generated:
         return fn
     missing = unresolved_nonlocals(fn)
-    if not missing:
-        return fn
-    inits: list[gast.stmt] = []
-    for name in missing:
-        inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=gast.Constant(value=name, kind=None))
-    start = 1 if _has_docstring(fn) else 0
-    fn.body[start:start] = inits
+    if missing:
+        inits: list[gast.stmt] = []
+        for name in missing:
+            text = gast.Constant(value=name, kind=None)
+            inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=text)
+        start = 1 if _has_docstring(fn) else 0
+        fn.body[start:start] = inits
+    trim_nonlocals(fn, generated)
     return fn
+
+
+def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> None:
+    """Each generated helper declares nonlocal only the names it binds itself.
+
+    Control flow declares every carried name in each helper; once hoisting has
+    moved the branches out of a loop body, the body often binds none of them
+    (`def loop_body(itr): nonlocal i, total; i = itr; ag__.if_stmt(...)` only
+    binds `i`). A name a helper reads but never binds resolves to the same
+    enclosing binding without the declaration, and a call copies one closure
+    cell fewer per name, which a Python-mode loop pays on every iteration.
+    Runs after the bindings are added, which look at every declaration.
+    """
+    for node in statements(fn.body):
+        if type(node) is not gast.FunctionDef or id(node) not in generated:
+            continue
+        head = node.body[0]
+        if type(head) is not gast.Nonlocal:
+            continue
+        bound = bound_names(node.body[1:])
+        kept = [name for name in head.names if name in bound]
+        if kept:
+            head.names = kept
+        else:
+            del node.body[0]
+            if not node.body:
+                node.body.append(gast.Pass())
 
 
 def _has_docstring(fn: gast.FunctionDef) -> bool:

@@ -2,8 +2,9 @@
 
 import gast
 
-from autograph.converters.bindings import unresolved_nonlocals
-from tests.autograph.equivalence import assert_same
+import autograph as ag
+from autograph.converters.bindings import trim_nonlocals, unresolved_nonlocals
+from tests.autograph.equivalence import assert_same, normalize
 
 
 def test_unresolved_nonlocals_found():
@@ -36,3 +37,43 @@ def test_equivalent():
     assert_same(branch_local_then_carried, 0, 1)
     assert_same(branch_local_then_carried, 1, 0)
     assert_same(branch_local_then_carried, 0, 0)
+
+
+def test_helpers_declare_nonlocal_only_the_names_they_bind():
+    fn = gast.parse(
+        "def f(xs):\n"
+        "    def loop_body(itr):\n"
+        "        nonlocal i, total, seen\n"
+        "        i = itr\n"
+        "        [seen := x for x in xs]\n"
+        "        ag__.if_stmt(i > 0, if_body, None, get_state, set_state, ('total',), 1)\n"
+        "    def else_body():\n"
+        "        nonlocal total\n"
+        "        ag__.if_stmt(total > 0, if_body, None, get_state, set_state, ('total',), 1)\n"
+        "    def g():\n"
+        "        nonlocal total\n"
+    ).body[0]
+    loop_body, else_body, g = fn.body
+    trim_nonlocals(fn, {id(loop_body): loop_body, id(else_body): else_body})
+    assert loop_body.body[0].names == ["i", "seen"]  # a walrus in a comprehension binds here
+    assert not isinstance(else_body.body[0], gast.Nonlocal)
+    assert g.body[0].names == ["total"]  # the user's own functions are left as written
+
+
+def elif_count(xs):
+    small = large = 0
+    for x in xs:
+        if x < 10:
+            small += 1
+        elif x < 100:
+            large += 1
+        else:
+            del x
+    return small, large
+
+
+def test_a_helper_that_only_calls_keeps_no_declaration():
+    code = normalize(ag.to_code(elif_count))
+    else_body = code[code.index("def else_body():"):].splitlines()
+    assert else_body[1].strip().startswith("ag__.if_stmt("), code
+    assert_same(elif_count, [1, 50, 500, 7])
