@@ -100,15 +100,10 @@ def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     if held is not None:
         target, as_is = held
         if as_is and not kwargs:
-            # unrolled for one and two arguments, the usual int(x), len(x), range(a, b)
-            count = len(args)
-            if count == 1:
-                if type(args[0]) in PYTHON_VALUES:
-                    return f(args[0])
-            elif count == 2:
-                if type(args[0]) in PYTHON_VALUES and type(args[1]) in PYTHON_VALUES:
-                    return f(args[0], args[1])
-            elif _python_values(args):
+            for arg in args:
+                if type(arg) not in PYTHON_VALUES:
+                    break
+            else:  # Python values only: the builtin is what its operator would call
                 return f(*args)
     else:
         entry = _FAST.get(id(f))
@@ -122,13 +117,6 @@ def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     if kwargs:
         return target(*args, **kwargs)
     return target(*args)
-
-
-def _python_values(args: tuple) -> bool:
-    for arg in args:
-        if type(arg) not in PYTHON_VALUES:
-            return False
-    return True
 
 
 def _slow_target(f: object) -> object:
