@@ -3,7 +3,8 @@
 Converters that run after control flow is lowered look at what it produced:
 `operand_functions` finds the lazy operands of `ag__.if_exp(...)` and the loop
 functions of `ag__.for_stmt(...)`, `unbound_reads` the operands of
-`ag__.and_(...)` it must check. Each asks the same question, answered here once:
+`ag__.and_(...)` it must check, `loop_options` the options of
+`ag__.while_stmt(...)`. Each asks the same question, answered here once:
 
     called_operator(parse("ag__.for_stmt(it, None, body, ...)"))  ->  "for_stmt"
     called_operator(parse("obj.for_stmt(it)"))                   ->  None
