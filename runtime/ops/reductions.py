@@ -24,13 +24,13 @@ import numpy as np
 from runtime.ops.calls import Slot, render, render_call
 from runtime.ops.define import define
 from runtime.ops.shapes import (
+    bind_arguments,
     known_product,
     normalize_axes,
     probe,
     probe_type,
     reduced,
     require_concrete,
-    signature_of,
 )
 from runtime.types import TensorType
 
@@ -50,7 +50,7 @@ _NAME = re.compile(r"^[A-Za-z_]\w*$")
 
 
 def _bind(fn: Callable, args: tuple, kwargs: dict) -> dict[str, Any]:
-    return signature_of(fn).bind(*args, **kwargs).arguments
+    return bind_arguments(fn, args, kwargs)
 
 
 def reduction_rule(fn: Callable) -> Callable[..., TensorType]:
