@@ -29,6 +29,7 @@ __all__ = ["remembered", "question_key"]
 
 _SIZE = 1024
 _ATOMS = frozenset({type(None), bool, int, float, complex, str, type(Ellipsis)})
+_SCALAR_KINDS = "biufcmM"  # NumPy scalars that hash by value (not void, object, strings)
 
 
 class _Unkeyable(Exception):
@@ -48,7 +49,7 @@ def _part(item: Any) -> Any:
         return (tuple, *[_part(v) for v in item])
     if kind is Span:
         return (Span, _part(item.start), _part(item.stop), _part(item.step))
-    if isinstance(item, np.dtype) or (isinstance(item, np.generic) and item.dtype != object):
+    if isinstance(item, np.dtype) or (isinstance(item, np.generic) and item.dtype.kind in _SCALAR_KINDS):
         return (kind, item)
     if kind is type:
         return (type, item)

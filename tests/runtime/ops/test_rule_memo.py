@@ -56,6 +56,9 @@ def test_unkeyable_questions_and_errors_are_never_remembered():
     ask([F32], {"where": np.ones(3, bool)})
     assert len(calls) == 2
     assert question_key([F32], {"args": [Slot(0)]}) is None
+    assert question_key([F32], {"value": np.void(b"ab")}) is None  # no hash by value
+    assert question_key([F32], {"value": np.str_("a")}) is None
+    assert question_key([(F32, F32)], {}) is None
 
     def failing(types, attrs):
         calls.append(1)
