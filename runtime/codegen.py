@@ -95,11 +95,16 @@ def _users(graph: Graph) -> dict[Node, list[Node]]:
     return users
 
 
+# Names the generated code must not rebind: the builtins it may call, and `np`. A set made
+# once: building it from vars(builtins) at every compile costs more than copying it.
+_RESERVED = frozenset((*vars(builtins), "np"))
+
+
 class _Emitter:
     """Walks a graph and its subgraphs, writing lines into one function body."""
 
     def __init__(self, graph: Graph) -> None:
-        self.ns = Namespace(tuple(vars(builtins)) + ("np",))  # the names dir() lists, unsorted
+        self.ns = Namespace(_RESERVED)
         self.names: dict[Node, str] = {}
         self.globals: dict[str, Any] = {"np": np}
         self._bound: dict[int, str] = {}

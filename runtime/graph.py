@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +65,7 @@ class Node:
 class Namespace:
     """Mints unique, valid Python identifiers from hints: "x", "x_1", "x_2"."""
 
-    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
         self._used: set[str] = set(reserved)
         self._next: dict[str, int] = {}  # base -> first counter worth trying (keeps minting O(1))
 

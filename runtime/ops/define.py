@@ -3,7 +3,8 @@
 Every op of the set is a NumPy call recorded by `calls.split_call`, so its
 three faces are derived the same way: `impl` fills the template with values
 and calls NumPy, `infer` fills it with TensorTypes and calls the op's rule,
-`emit` fills it with the compiler's names and prints the call.
+`emit` fills it with the compiler's names and prints the call. `infer`
+remembers its answers (`rule_memo`): a rule is a pure function of its question.
 
     define("tanh", np.tanh, rule)              # emits np.tanh(x)
     define("add", np.add, rule, fmt="{0} + {1}")  # emits x + y
@@ -18,6 +19,7 @@ from typing import Any
 from runtime.errors import StagingError
 from runtime.ops.calls import render, render_call, resolve_call, split_call, staging_error
 from runtime.ops.registry import Op, register
+from runtime.ops.rule_memo import remembered
 from runtime.types import TensorType
 
 __all__ = ["define", "Rule", "stage"]
@@ -73,7 +75,7 @@ def define(
             return fmt.format(*(_operand(s) for s in rendered))
         return render_call(path, sources, attrs)
 
-    return register(Op(name, infer=infer, impl=impl, emit=emit or emit_call))
+    return register(Op(name, infer=remembered(infer), impl=impl, emit=emit or emit_call))
 
 
 def stage(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:

@@ -11,7 +11,7 @@ from runtime.compile import compile_graph
 from runtime.errors import StagingError
 from runtime.ops import get_op
 from runtime.ops.calls import Slot, Weak
-from runtime.ops.reductions import METHODS, REDUCTIONS, SCANS
+from runtime.ops.reductions import METHODS, REDUCTIONS, SCANS, UFUNC_REDUCTIONS
 from tests.runtime.ops.staging import check, stage
 from tests.runtime.tracing import build
 
@@ -91,18 +91,44 @@ def test_array_methods_print_as_methods_and_take_numpy_scalars(name, value):
     """`x.sum()` in generated code: a graph input may arrive as a NumPy scalar, which has the methods."""
     fn = getattr(np, name)
     graph = build(lambda x: (fn(x), fn(x, None)), (np.asarray(value).dtype, ()))
-    assert f"x.{name}(" in compile_graph(graph).source
+    printed = f"{UFUNC_REDUCTIONS[name]}(x, None)" if name in UFUNC_REDUCTIONS else f"x.{name}("
+    assert printed in compile_graph(graph).source
     got = compile_graph(graph)(value)
     expected = [fn(value), fn(value, None)]
     assert [(type(g), g) for g in got] == [(type(e), e) for e in expected]
 
 
 def test_reductions_print_as_numpy_calls_when_the_array_is_no_input():
+    mean = get_op("mean")
+    assert mean.emit(["a"], {"axis": Weak(0)}) == "a.mean(axis=0)"
+    assert mean.emit(["np.float32(1.5)"], {}) == "(np.float32(1.5)).mean()"
     total = get_op("sum")
-    assert total.emit(["a"], {"axis": Weak(0)}) == "a.sum(axis=0)"
-    assert total.emit(["np.float32(1.5)"], {}) == "(np.float32(1.5)).sum()"
     assert total.emit(["m"], {"args": (Weak(2.0),), "where": Slot(0)}) == "np.sum(2.0, where=m)"
     assert total.emit(["m"], {"args": (), "a": Slot(0)}) == "np.sum(a=m)"
+
+
+def test_sum_and_prod_print_as_the_ufunc_reduction_with_all_axes_by_default():
+    """`x.sum()` is `np.add.reduce(x, None)` without the method's Python wrapper; the
+    ufunc's own default axis is 0, so a missing axis is spelled out."""
+    total, product = get_op("sum"), get_op("prod")
+    assert total.emit(["a"], {}) == "np.add.reduce(a, None)"
+    assert total.emit(["a"], {"axis": Weak(0)}) == "np.add.reduce(a, axis=0)"
+    assert total.emit(["a"], {"args": (Slot(0), Weak(1))}) == "np.add.reduce(a, 1)"
+    assert total.emit(["a"], {"keepdims": Weak(True)}) == "np.add.reduce(a, None, keepdims=True)"
+    assert product.emit(["a + b"], {}) == "np.multiply.reduce(a + b, None)"
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int32", "float16", "float32", "float64"])
+@pytest.mark.parametrize("form", [
+    lambda t: t.sum(), lambda t: np.sum(t, 1), lambda t: t.sum(axis=(0, 2), keepdims=True),
+    lambda t: np.prod(t, axis=-1), lambda t: t.prod(dtype=np.float64), lambda t: np.sum(t.T, initial=3),
+])
+def test_sum_and_prod_give_what_the_methods_give_bit_for_bit(dtype, form):
+    x = RNG.uniform(-3, 3, (5, 4, 3)).astype(dtype)
+    got = compile_graph(build(lambda t: (form(t),), (x.dtype, x.shape)))(x)[0]
+    expected = form(x)
+    assert type(got) is type(expected) and got.dtype == expected.dtype
+    assert np.asarray(got).tobytes() == np.asarray(expected).tobytes()
 
 
 @pytest.mark.parametrize("name", SCANS)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from runtime.errors import StagingError
 from runtime.ops.shapes import (
+    bind_arguments,
     broadcast,
     elementwise_type,
     matmul_shape,
@@ -16,6 +17,7 @@ from runtime.ops.shapes import (
     probe_type,
     reduced,
     reshaped,
+    signature_of,
 )
 from runtime.types import TensorType
 
@@ -109,3 +111,21 @@ def test_elementwise_dtype_is_the_same_when_asked_again():
         assert elementwise_type(np.add, (int8, (1, 2, 3)), {}).dtype == np.add(np.int8([1, 2, 3]), (1, 2, 3)).dtype
         with pytest.raises(OverflowError, match="1000"):  # define's infer makes it a StagingError
             elementwise_type(np.add, (int8, 1000), {})
+
+
+@pytest.mark.parametrize("fn", [np.sum, np.mean, np.cumsum, np.median, np.tile, np.moveaxis, np.sort, np.clip])
+def test_bind_arguments_binds_as_inspect_does(fn):
+    """Same arguments, in the signature's order, and the same TypeError for a bad call."""
+    names = list(signature_of(fn).parameters) + ["bogus"]
+    for count in range(6):
+        args = tuple(range(count))
+        for keywords in [(), *((n,) for n in names), *zip(names, names[2:])]:
+            kwargs = {key: key for key in keywords}
+            try:
+                expected = dict(signature_of(fn).bind(*args, **kwargs).arguments)
+            except TypeError as error:
+                with pytest.raises(TypeError, match=str(error)):
+                    bind_arguments(fn, args, kwargs)
+                continue
+            got = bind_arguments(fn, args, kwargs)
+            assert list(got.items()) == list(expected.items())
