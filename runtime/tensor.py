@@ -98,9 +98,10 @@ class Tensor:
     def _concrete_use(self, what: str, fix: str) -> StagingError:
         origin = user_origin(3)
         where = f" at {origin}" if origin is not None else ""
+        excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
         return StagingError(
             f"a {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
-            f"known only when the graph runs. {fix}"
+            f"known only when the graph runs.{excerpt}\n{fix}"
         )
 
     def __bool__(self) -> bool:

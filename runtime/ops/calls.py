@@ -80,8 +80,10 @@ class Weak:
 def staging_error(message: str) -> StagingError:
     """A StagingError that names the user's file:line when one is on the stack."""
     origin = user_origin(2)
-    where = f"{origin}: " if origin is not None else ""
-    return StagingError(where + message)
+    if origin is None:
+        return StagingError(message)
+    excerpt = f"\n{origin.excerpt()}" if origin.text else ""
+    return StagingError(f"{origin}: {message}{excerpt}")
 
 
 def is_staged(value: Any) -> bool:

@@ -141,6 +141,14 @@ def test_concrete_uses_are_staging_errors(use):
         stage(use, [np.int64(1)])
 
 
+def test_concrete_use_shows_the_users_line():
+    with pytest.raises(StagingError) as info:
+        stage(lambda t: 1 if t else 0, [np.int64(1)])
+    lines = str(info.value).splitlines()
+    assert f"{__file__}:" in lines[0] and lines[1].endswith("stage(lambda t: 1 if t else 0, [np.int64(1)])")
+    assert lines[-1].startswith("Put the condition in converted code")
+
+
 def test_unsupported_ufunc_methods():
     with pytest.raises(StagingError, match="reduceat"):
         stage(lambda t: np.add.reduceat(t, [0, 2]), [I[0]])
