@@ -118,20 +118,42 @@ class _Branches:
 
     def _second_outputs(self, side: bool, state: FlatState) -> list:
         first_side, first = self.first
-        name = first.mismatched_name(state)
-        if name is not None:
-            raise self._error(
-                f"'{name}' has a different structure in the two branches of a tensor-dependent "
-                f"{self.what} ({first.tree_of(name)} in the {_BRANCH[first_side]}, "
-                f"{state.tree_of(name)} in the {_BRANCH[side]})",
-                f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
-            )
+        self.second = state = self._matched(first, first_side, state, side)
         out = []
         for i, (kind, value) in enumerate(zip(self.kinds, state.leaves)):
             produced = self._leaf_output(i, kind, first.leaves[i], value, first_side, side, state.owners[i])
             if produced is not _NO_OUTPUT:
                 out.append(produced)
         return out
+
+    def _matched(self, first: FlatState, first_side: bool, state: FlatState, side: bool) -> FlatState:
+        """`state` structured like `first`: a return value bound on one side only is spread
+        into unbound leaves; any other difference in structure is an error."""
+        name = first.mismatched_name(state)
+        while name is not None and is_return_value(name):
+            spread = state.spread_undefined(name, first.tree_of(name))
+            if spread is None:
+                if self.may_swap and first.spread_undefined(name, state.tree_of(name)) is not None:
+                    raise _TraceFalseFirst  # only the false branch returns: it goes first
+                break
+            state = spread
+            name = first.mismatched_name(state)
+        if name is None:
+            return state
+        trees = (f"{first.tree_of(name)} in the {_BRANCH[first_side]}, "
+                 f"{state.tree_of(name)} in the {_BRANCH[side]}")
+        if is_return_value(name):
+            raise self._error(
+                f"the function returns values of different structures in the two branches of a "
+                f"tensor-dependent {self.what} ({trees})",
+                "Return values of the same structure on every path (a function that sometimes "
+                "falls off the end returns None there).",
+            )
+        raise self._error(
+            f"'{name}' has a different structure in the two branches of a tensor-dependent "
+            f"{self.what} ({trees})",
+            f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
+        )
 
     def _leaf_output(self, i, kind, before, value, first_side, side, name) -> object:
         second_kind = leaf_kind(value, self.backend)
