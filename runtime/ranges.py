@@ -20,7 +20,7 @@ import numpy as np
 from runtime.backend import get_backend
 from runtime.errors import StagingError
 from runtime.operators.staged_iterables import StagedIterable, iterate_for_numpy
-from runtime.ops.calls import staging_error
+from runtime.ops.calls import unknown_dimension
 
 __all__ = ["range_", "StagedRange"]
 
@@ -37,21 +37,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1) -> Any:
     values = (start, limit, delta)
     if backend.is_tracing() or any(backend.is_staged(v) for v in values):
         if any(v is None for v in values):
-            raise _none_bound(values)
+            raise unknown_dimension(f"ag.range({', '.join(map(repr, values))})")
         return StagedRange(start, limit, delta)
     if all(_is_python_int(v) for v in values):
         return range(start, limit, delta)
     return np.arange(start, limit, delta)
-
-
-def _none_bound(values: tuple) -> StagingError:
-    """A None bound inside a trace is most often `x.shape[i]` of a dimension left unknown."""
-    shown = ", ".join(map(repr, values))
-    return staging_error(
-        f"ag.range({shown}) has None as a bound. A dimension that the input signature (or "
-        f"reduce_retracing) leaves unknown is None in x.shape while tracing; use len(x) or "
-        f"np.shape(x)[i], which give the size as a Tensor."
-    )
 
 
 def _dtype_of(value: Any) -> Any:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from runtime.errors import InvalidArgumentError, StagingError
+from runtime.ops.calls import unknown_dimension
 from runtime.ops.registry import OPS, Op, register
 from runtime.origin import user_origin
 from runtime.tensor import Tensor, as_node
@@ -161,6 +162,8 @@ class TensorArray:
             self._size: int | None = int(size)
             self._items = [None] * self._size
             return
+        if size is None:
+            raise unknown_dimension(f"ag.TensorArray({self.dtype.name}, size=None)")
         self._size = None if isinstance(size, Tensor) else int(size)
         inputs = (size,) if isinstance(size, Tensor) else (np.int64(self._size),)
         self._handle = _stage("ta_new", inputs, {"dynamic": self.dynamic_size}, HANDLE)

@@ -69,7 +69,14 @@ def range_(*args: Any) -> Any:
     the builtin directly (AS_IS_FOR_PYTHON_VALUES).
     """
     if not _any_staged(args):
-        return _RANGE(*args)
+        try:
+            return _RANGE(*args)
+        except TypeError:
+            if any(a is None for a in args) and get_backend().is_tracing():
+                from runtime.ops.calls import unknown_dimension
+
+                raise unknown_dimension(f"range({', '.join(map(repr, args))})") from None
+            raise
     from runtime.ranges import range_ as staged_range
 
     return staged_range(*args)

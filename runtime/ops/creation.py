@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ops.calls import is_staged, staging_error
+from runtime.ops.calls import is_staged, staging_error, unknown_dimension
 from runtime.ops.define import define, stage
 from runtime.ops.shapes import probe
+from runtime.trace_context import is_tracing
 from runtime.types import TensorType
 
 __all__ = ["CALL_OVERRIDES", "asarray", "any_staged"]
@@ -82,13 +83,26 @@ define("eye", np.eye, _eye_rule)
 
 def _override(function: Callable, staged: Callable) -> Callable:
     def call(*args: Any, **kwargs: Any) -> Any:
-        if any_staged(args) or any_staged(tuple(kwargs.values())):
-            return staged(*args, **kwargs)
-        return function(*args, **kwargs)
+        try:
+            if any_staged(args) or any_staged(tuple(kwargs.values())):
+                return staged(*args, **kwargs)
+            return function(*args, **kwargs)
+        except TypeError:
+            shape = args[0] if args else kwargs.get("shape")
+            if function in _SHAPED and is_tracing() and _holds_none(shape):
+                raise unknown_dimension(f"np.{function.__name__}({shape!r}, ...)") from None
+            raise
 
     call.__name__ = function.__name__
     call.__doc__ = f"np.{function.__name__}, staged when an argument is a Tensor."
     return call
+
+
+_SHAPED = (np.zeros, np.empty, np.ones, np.full)
+
+
+def _holds_none(shape: Any) -> bool:
+    return shape is None or (isinstance(shape, (tuple, list)) and any(d is None for d in shape))
 
 
 def _keep_dtype(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:

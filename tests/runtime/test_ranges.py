@@ -99,6 +99,6 @@ def test_an_unknown_dimension_as_a_bound_says_to_use_len():
     def f(x):
         return range_(x.shape[0])
 
-    with pytest.raises(StagingError, match=r"ag.range\(0, None, 1\) has None as a bound.*use len\(x\)") as info:
+    with pytest.raises(StagingError, match=r"ag.range\(0, None, 1\) gets None where a size is expected.*use len\(x\)") as info:
         trace(f, (np.float64, (None, 3)))
     assert str(info.value).startswith(f"{__file__}:")

@@ -59,3 +59,14 @@ def test_shape_tensor_of_unknown_rank():
 def test_concrete_sizes_without_override_explain():
     with pytest.raises(StagingError, match="int/index"):
         stage(lambda t: np.zeros((np.shape(t)[0], 2)), [X], unknown=[(0, 0)])
+
+
+def test_an_unknown_dimension_in_a_shape_says_to_use_len():
+    makers = {"np.zeros((None, 2), ...)": lambda t: zeros((t.shape[0], 2)),
+              "np.full(None, ...)": lambda t: full(t.shape[0], 1.0)}
+    for call, make in makers.items():
+        with pytest.raises(StagingError, match=r"gets None where a size is expected.*len\(x\)") as info:
+            stage(make, [X], unknown=[(0, 0)])
+        assert f"{__file__}:" in str(info.value) and f": {call} gets None" in str(info.value)
+    with pytest.raises(TypeError):
+        zeros((None, 2))  # outside a trace NumPy's own error
