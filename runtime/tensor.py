@@ -282,8 +282,13 @@ class Tensor:
 
 
 def constant_node(value: Any, graph: Graph) -> Node:
-    """A "constant" node for a concrete value (NumPy's default dtypes for Python numbers)."""
+    """A "constant" node for a concrete value (NumPy's default dtypes for Python numbers).
+
+    A caller's writable array is copied: the trace keeps the value it saw, as a
+    rebound global keeps it, rather than following later in-place changes."""
     array = np.asarray(value)
+    if array is value and array.flags.writeable:
+        array = array.copy()
     return graph.add_node("constant", (), {"value": array}, type_of(array), name="Const")
 
 
