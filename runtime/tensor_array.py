@@ -76,7 +76,11 @@ def ta_stack(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
     """All elements stacked along a new first axis."""
     if not items:
         if element_shape is None or None in element_shape:
-            raise InvalidArgumentError("cannot stack an empty TensorArray whose element shape is unknown")
+            raise InvalidArgumentError(
+                "cannot stack an empty TensorArray whose element shape is unknown; create it with "
+                "element_shape=... (for example element_shape=() for scalars) so that nothing "
+                "written stacks to an array of shape (0, *element_shape)"
+            )
         return np.zeros((0, *element_shape), dtype)
     if any(item is None for item in items):
         missing = next(i for i, item in enumerate(items) if item is None)

@@ -36,6 +36,8 @@ def test_eager_unstack_and_empty_stack():
     assert ta.size() == 3
     np.testing.assert_array_equal(ta.read(2), [4.0, 5.0])
     assert TensorArray(np.float64, element_shape=(2,)).stack().shape == (0, 2)
+    with pytest.raises(InvalidArgumentError, match=r"element shape is unknown; create it with element_shape="):
+        TensorArray(np.float64, size=0, dynamic_size=True).stack()
 
 
 def dynamic_rnn(xs, w):
