@@ -17,6 +17,7 @@ import numpy as np
 from runtime.errors import InvalidArgumentError
 from runtime.ops.registry import OPS, Op, register
 from runtime.origin import Origin, user_origin
+from runtime.structure import flatten, unflatten
 from runtime.tensor import Tensor, record
 from runtime.trace_context import current_graph
 from runtime.types import TensorType
@@ -120,10 +121,21 @@ def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: 
 
 
 # -- assert ------------------------------------------------------------------
-def check_assertion(value: Any, message: str, origin: Origin | None) -> None:
-    """Raise InvalidArgumentError with the user's message and line unless `value` is all true."""
+_SLOT = object()  # where a run-time value goes back into an assert's message
+
+
+def check_assertion(value: Any, *data: Any, message: str, origin: Origin | None, shown: Any = None) -> None:
+    """Raise InvalidArgumentError with the user's message and line unless `value` is all true.
+
+    `shown` (tree, parts) is a message that held tensors: their run-time values (`data`)
+    go back into it and it reads as Python's `str` of it, as the unconverted assert shows.
+    """
     if np.all(value):
         return
+    if shown is not None:
+        tree, parts = shown
+        values = iter(data)
+        message = str(unflatten(tree, [next(values) if p is _SLOT else p for p in parts]))
     where = f" at {origin}" if origin is not None else ""
     text = f"assertion failed{where}: {message}" if message else f"assertion failed{where}"
     if origin is not None and origin.text:
@@ -134,10 +146,24 @@ def check_assertion(value: Any, message: str, origin: Origin | None) -> None:
 _register(Op("assert", infer=lambda types, attrs: _UNIT, impl=check_assertion, effectful=True))
 
 
-def staged_assert_op(cond_tensor: Any, message: str, origin: Origin | None) -> None:
-    """An `assert` on a tensor: checked at every run of the graph (at once outside a trace)."""
+def _message_parts(message: Any) -> tuple[tuple, dict]:
+    """The assert op's data inputs and attrs for a message (`assert x > 0, ("bad", x)`)."""
+    if message is None or isinstance(message, str):
+        return (), {"message": message or ""}
+    leaves, tree = flatten(message, is_leaf=_is_staged)
+    data = tuple(leaf for leaf in leaves if _is_staged(leaf))
+    if not data:
+        return (), {"message": str(message)}
+    parts = tuple(_SLOT if _is_staged(leaf) else leaf for leaf in leaves)
+    return data, {"message": "", "shown": (tree, parts)}
+
+
+def staged_assert_op(cond_tensor: Any, message: Any, origin: Origin | None) -> None:
+    """An `assert` on a tensor: checked at every run of the graph (at once outside a trace).
+    `message` is a string, or the message object itself when it holds tensors."""
     if current_graph() is None or not _is_staged(cond_tensor):
-        check_assertion(cond_tensor, message, origin)
+        check_assertion(cond_tensor, message=message if isinstance(message, str) else str(message), origin=origin)
         return
     origin = origin if origin is not None else user_origin(2)
-    record("assert", (cond_tensor,), {"message": message or "", "origin": origin})
+    data, attrs = _message_parts(message)
+    record("assert", (cond_tensor, *data), {**attrs, "origin": origin})
