@@ -107,6 +107,8 @@ bool_ = _cast(builtins.bool, np.bool_)
 def _extreme(builtin: Callable, pairwise: Callable, reduce: Callable) -> Callable:
     def extreme(*args: Any, **kwargs: Any) -> Any:
         if kwargs or not _any_staged(args):
+            if len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) and _any_staged(args[0]):
+                return extreme(*args[0]) if len(args[0]) > 1 else args[0][0]  # max([a, b]) is max(a, b)
             return builtin(*args, **kwargs)
         if len(args) == 1:
             return reduce(args[0], axis=0)
