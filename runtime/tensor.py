@@ -119,6 +119,16 @@ class Tensor:
     def __float__(self) -> float:
         raise self._concrete_use("float", "Use t.astype(np.float64) inside converted code.")
 
+    def __round__(self, ndigits: int | None = None) -> Tensor:
+        """round(t) of a 0-d tensor, as of a NumPy scalar: an int64 without digits (Python's
+        int), NumPy's rounding in t's dtype with them. Arrays do not round, as in NumPy."""
+        if self.shape != ():
+            raise TypeError(f"type Tensor of shape {self.type.shape_str()} doesn't define __round__ "
+                            f"method (as NumPy arrays); use np.round(t, decimals)")
+        if ndigits is None:
+            return np.round(self).astype(np.int64)
+        return np.round(self, ndigits)
+
     def __iter__(self):
         raise self._concrete_use(
             "iterator", "Iterate over it in a for loop inside converted code (it becomes a staged loop)."

@@ -141,6 +141,13 @@ def test_concrete_uses_are_staging_errors(use):
         stage(use, [np.int64(1)])
 
 
+def test_round_of_a_scalar_tensor_is_rounded_as_a_numpy_scalar():
+    check(lambda t: (round(t), round(t, 1), round(t * 100, -1)), np.float64(2.56))
+    check(lambda t: round(t), np.float32(3.5))
+    with pytest.raises(TypeError, match="doesn't define __round__"):
+        stage(round, [F])
+
+
 def test_concrete_use_shows_the_users_line():
     with pytest.raises(StagingError) as info:
         stage(lambda t: 1 if t else 0, [np.int64(1)])
