@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backend import Backend, get_backend
+from runtime.errors import AutographError, StagingError
 from runtime.operators.staged_state import (
     FlatState,
     describe,
@@ -39,7 +40,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
-from runtime.origin import Origin, user_origin
+from runtime.origin import Origin, map_location, user_origin
 
 __all__ = ["staged_if", "staged_if_exp"]
 
@@ -60,16 +61,22 @@ def staged_if(
     initial = get_state()
     lengths = _list_lengths(initial)
 
-    def run(branch: Callable[[], None]) -> Callable[[], tuple]:
+    def run(branch: Callable[[], None], side: bool) -> Callable[[], tuple]:
         def outputs() -> tuple:
             set_state(initial)
-            branch()
+            try:
+                branch()
+            except Exception as error:
+                raised = _raise_in_branch(error, side, origin)
+                if raised is None:
+                    raise
+                raise raised from error
             _check_lists(names, initial, lengths, origin)
             return get_state()[:nouts]
 
         return outputs
 
-    results = _stage_branches(cond, run(body), run(orelse), tuple(names[:nouts]), origin, "if")
+    results = _stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if")
     set_state(tuple(results) + tuple(initial[nouts:]))
 
 
@@ -291,6 +298,32 @@ def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -
         pred, branches.traced(first_side, first_fn), branches.traced(second_side, second_fn), names
     )
     return branches.merge(outputs)
+
+
+def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
+    """A user's `raise` reached while a branch is traced: it would fail every trace.
+
+    `if x <= 0: raise ValueError(...)` on a tensor `x` raises while tracing whatever
+    `x` is, since both branches are traced; the error says so and how to check at run
+    time instead. Other errors (a bug in the branch, our own errors) pass unchanged.
+    """
+    if isinstance(error, AutographError):
+        return None
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    site = None if tb is None else map_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+    if site is None or not site.text.lstrip().startswith("raise"):
+        return None
+    where = f" at {origin}" if origin is not None else ""
+    shown = f"{type(error).__name__}({str(error)!r})"
+    return StagingError(
+        f"the {_BRANCH[side]} of the tensor-dependent if{where} raises {shown} while it is "
+        f"traced: a staged if traces both branches whatever the value, so the raise happens "
+        f"at every trace\n{site.excerpt()}\nCheck the condition when the graph runs with an "
+        f"assert (assert not <condition>, message raises InvalidArgumentError), or raise from "
+        f"an ag.py_function."
+    )
 
 
 def _list_lengths(values: tuple) -> dict[int, int]:

@@ -405,3 +405,36 @@ def test_returns_of_different_structures_are_told_as_returns():
         "tensor-dependent if ((*, *) in the true branch, * in the false branch) at "
     )
     assert line_of("line: pair or None") in message and "'retval_'" not in message
+
+
+def checked_log(x):
+    def if_body():
+        raise ValueError("x must be positive")  # <- raise
+
+    ag__.if_stmt(x <= 0, if_body, None, None, None, (), 0)  # <- checked
+    return np.log(x)
+
+
+def test_a_raise_in_a_staged_branch_says_it_happens_at_every_trace():
+    with pytest.raises(StagingError) as info:
+        trace(checked_log, SCALAR_F)
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith(
+        f"the true branch of the tensor-dependent if at {line_of('# <- checked')} raises "
+        f"ValueError('x must be positive') while it is traced"
+    )
+    assert lines[1].endswith('raise ValueError("x must be positive")  # <- raise')
+    assert "assert not <condition>" in lines[-1]
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_other_errors_in_a_staged_branch_pass_unchanged():
+    def f(x):
+        def if_body():
+            return x.no_such_attribute
+
+        ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)
+        return x
+
+    with pytest.raises(AttributeError):
+        trace(f, SCALAR_F)
