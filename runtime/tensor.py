@@ -111,7 +111,10 @@ class Tensor:
         )
 
     def __index__(self) -> int:
-        raise self._concrete_use("int/index", "Index with the tensor inside the graph, or use ag.py_function.")
+        raise self._concrete_use(
+            "int/index", "Index arrays and tensors with it (a Python list indexed by a tensor: "
+            "np.stack(the_list)[i]), or use ag.py_function."
+        )
 
     def __int__(self) -> int:
         raise self._concrete_use("int", "Use np.asarray(t, dtype) casts inside converted code.")

@@ -148,6 +148,11 @@ def test_round_of_a_scalar_tensor_is_rounded_as_a_numpy_scalar():
         stage(round, [F])
 
 
+def test_a_python_list_indexed_by_a_tensor_says_to_stack_it():
+    with pytest.raises(StagingError, match=r"np\.stack\(the_list\)\[i\]"):
+        stage(lambda t: [1.0, 2.0][t], [np.int64(1)])
+
+
 def test_concrete_use_shows_the_users_line():
     with pytest.raises(StagingError) as info:
         stage(lambda t: 1 if t else 0, [np.int64(1)])
