@@ -212,6 +212,13 @@ class _Branches:
                 raise self._mixed(name, before, first_side, value, side)
             return
         a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
+        if a.dtype != b.dtype and is_return_value(name):
+            raise self._error(
+                f"the function returns {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in "
+                f"the {_BRANCH[side]} of a tensor-dependent {self.what}",
+                f"Return values of the same dtype on every path (for example 0.0 rather than 0 "
+                f"for a float, or cast with .astype(np.{a.dtype})).",
+            )
         if a.dtype != b.dtype:
             raise self._error(
                 f"'{name}' is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "

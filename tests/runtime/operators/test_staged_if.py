@@ -438,3 +438,30 @@ def test_other_errors_in_a_staged_branch_pass_unchanged():
 
     with pytest.raises(AttributeError):
         trace(f, SCALAR_F)
+
+
+def returns_int_or_float(x):
+    retval_ = ag__.Undefined("retval_")
+
+    def get_state():
+        return (retval_,)
+
+    def set_state(values):
+        nonlocal retval_
+        (retval_,) = values
+
+    def if_body():
+        nonlocal retval_
+        retval_ = np.int64(1)
+
+    def else_body():
+        nonlocal retval_
+        retval_ = 0.5
+
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("retval_",), 1)
+    return retval_
+
+
+def test_returns_of_different_dtypes_are_told_as_returns():
+    with pytest.raises(StagingError, match=r"^the function returns int64 in the true branch and float64 in the false"):
+        trace(returns_int_or_float, SCALAR_I)
