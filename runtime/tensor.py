@@ -112,8 +112,9 @@ class Tensor:
 
     def __index__(self) -> int:
         raise self._concrete_use(
-            "int/index", "Index arrays and tensors with it (a Python list indexed by a tensor: "
-            "np.stack(the_list)[i]), or use ag.py_function."
+            "int/index", "Index arrays and tensors with it, and a Python list through "
+            "np.stack(the_list)[i]; a number that decides a result's shape (np.linspace's num) "
+            "must be a Python int, or use ag.py_function."
         )
 
     def __int__(self) -> int:
