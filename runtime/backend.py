@@ -69,8 +69,9 @@ class Backend(Protocol):
     def arange(self, start: Any, limit: Any, delta: Any, dtype: Any) -> Any:
         """start, start + delta, ... below limit, as one staged 1-d value."""
 
-    def stage_assert(self, cond: Any, message: str, origin: Any) -> None:
-        """An effectful check that raises InvalidArgumentError when the graph runs."""
+    def stage_assert(self, cond: Any, message: Any, origin: Any) -> None:
+        """An effectful check that raises InvalidArgumentError when the graph runs (`message`:
+        a string, or a tuple/list/dict holding tensors whose run-time values it shows)."""
 
     def discovery_scope(self) -> Any:
         """A context in which recording goes to a throwaway graph (to learn types)."""

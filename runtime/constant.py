@@ -31,5 +31,7 @@ def constant(value: Any, dtype: Any = None) -> np.ndarray | Tensor:
     graph = current_graph()
     if graph is None:
         return array
+    if array is value and array.flags.writeable:
+        array = array.copy()  # the trace keeps the value it saw (see constant_node)
     node = graph.add_node("constant", (), {"value": array}, type_of(array), user_origin(2), name="Const")
     return Tensor(node, graph)

@@ -9,7 +9,8 @@ trace they act at once, exactly like their Python counterparts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from runtime.errors import InvalidArgumentError
 from runtime.ops.registry import OPS, Op, register
 from runtime.origin import Origin, user_origin
+from runtime.structure import TreeDef, flatten, is_container, unflatten
 from runtime.tensor import Tensor, record
 from runtime.trace_context import current_graph
 from runtime.types import TensorType
@@ -44,15 +46,51 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+_SLOT = object()  # where a run-time value goes back into a shown structure
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Shown:
+    """A structure holding tensors (`[x, y]`, `("bad value", x)`), shown at run time with
+    their values, as the unconverted code shows it (str of the structure)."""
+
+    tree: TreeDef
+    parts: tuple  # the leaves, _SLOT where a tensor's value goes
+
+    @classmethod
+    def of(cls, value: Any) -> tuple[_Shown | None, tuple]:
+        """The template and the tensors of `value`, or (None, ()) when it holds none."""
+        leaves, tree = flatten(value, is_leaf=_is_staged)
+        data = tuple(leaf for leaf in leaves if _is_staged(leaf))
+        if not data:
+            return None, ()
+        return cls(tree, tuple(_SLOT if _is_staged(leaf) else leaf for leaf in leaves)), data
+
+    def fill(self, values: Iterator[Any]) -> Any:
+        leaves = [_as_scalar(next(values)) if p is _SLOT else p for p in self.parts]
+        return unflatten(self.tree, leaves)
+
+
+def _as_scalar(value: Any) -> Any:
+    """A 0-d array as the NumPy scalar the unconverted code holds (np.float32(1.5))."""
+    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
 def print_values(*values: Any, parts: tuple, sep: str, end: str) -> None:
-    """Print the run-time `values` into the slots (None) of `parts`."""
+    """Print the run-time `values` into the slots (None, or shown structures) of `parts`."""
     it = iter(values)
-    texts = [format_value(next(it)) if part is None else part for part in parts]
+    texts = [
+        format_value(next(it)) if part is None
+        else format_value(part.fill(it)) if isinstance(part, _Shown) else part
+        for part in parts
+    ]
     print(*texts, sep=sep, end=end)
 
 
-def _print_source(args, attrs) -> str:
+def _print_source(args, attrs) -> str | None:
     """`print('step', i)`: the builtin shows NumPy values exactly as `format_value` does."""
+    if any(isinstance(part, _Shown) for part in attrs["parts"]):
+        return None  # print_values rebuilds the structures
     it = iter(args)
     items = [repr(part) if part is not None else next(it) for part in attrs["parts"]]
     if attrs["sep"] != " ":
@@ -70,8 +108,13 @@ def print_(*args: Any, sep: str = " ", end: str = "\n") -> None:
     if current_graph() is None:
         print(*(format_value(a) for a in args), sep=sep, end=end)
         return
-    inputs = tuple(a for a in args if _is_staged(a))
-    parts = tuple(None if _is_staged(a) else format_value(a) for a in args)
+    inputs: tuple = ()
+    parts: list = []
+    for arg in args:
+        shown, data = (None, (arg,)) if _is_staged(arg) else _Shown.of(arg) if is_container(arg) else (None, ())
+        inputs += data
+        parts.append(shown if shown is not None else None if data else format_value(arg))
+    parts = tuple(parts)
     record("print", inputs, {"parts": parts, "sep": sep, "end": end})
 
 
@@ -120,10 +163,16 @@ def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: 
 
 
 # -- assert ------------------------------------------------------------------
-def check_assertion(value: Any, message: str, origin: Origin | None) -> None:
-    """Raise InvalidArgumentError with the user's message and line unless `value` is all true."""
+def check_assertion(value: Any, *data: Any, message: str, origin: Origin | None, shown: Any = None) -> None:
+    """Raise InvalidArgumentError with the user's message and line unless `value` is all true.
+
+    `shown` is a message that held tensors: their run-time values (`data`) go back into
+    it and it reads as Python's `str` of it, as the unconverted assert shows.
+    """
     if np.all(value):
         return
+    if shown is not None:
+        message = str(shown.fill(iter(data)))
     where = f" at {origin}" if origin is not None else ""
     text = f"assertion failed{where}: {message}" if message else f"assertion failed{where}"
     if origin is not None and origin.text:
@@ -134,10 +183,22 @@ def check_assertion(value: Any, message: str, origin: Origin | None) -> None:
 _register(Op("assert", infer=lambda types, attrs: _UNIT, impl=check_assertion, effectful=True))
 
 
-def staged_assert_op(cond_tensor: Any, message: str, origin: Origin | None) -> None:
-    """An `assert` on a tensor: checked at every run of the graph (at once outside a trace)."""
+def _message_parts(message: Any) -> tuple[tuple, dict]:
+    """The assert op's data inputs and attrs for a message (`assert x > 0, ("bad", x)`)."""
+    if message is None or isinstance(message, str):
+        return (), {"message": message or ""}
+    shown, data = _Shown.of(message)
+    if shown is None:
+        return (), {"message": str(message)}
+    return data, {"message": "", "shown": shown}
+
+
+def staged_assert_op(cond_tensor: Any, message: Any, origin: Origin | None) -> None:
+    """An `assert` on a tensor: checked at every run of the graph (at once outside a trace).
+    `message` is a string, or the message object itself when it holds tensors."""
     if current_graph() is None or not _is_staged(cond_tensor):
-        check_assertion(cond_tensor, message, origin)
+        check_assertion(cond_tensor, message=message if isinstance(message, str) else str(message), origin=origin)
         return
     origin = origin if origin is not None else user_origin(2)
-    record("assert", (cond_tensor,), {"message": message or "", "origin": origin})
+    data, attrs = _message_parts(message)
+    record("assert", (cond_tensor, *data), {**attrs, "origin": origin})

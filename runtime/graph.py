@@ -158,9 +158,11 @@ class Graph:
         if owner is None:
             made = f", made at {node.origin}," if node.origin is not None else ""
             raise TypeError(
-                f"the tensor {node.name!r} ({node.type}){made} belongs to another trace and leaked "
-                f"out of it (for example through a global or an attribute). Return it from "
-                f"the function that computed it instead of storing it."
+                f"the tensor {node.name!r} ({node.type}){made} belongs to another trace, or to "
+                f"a staged if or loop that has finished, and leaked out of it (for example "
+                f"through a global, an attribute, or a nonlocal that a nested function sets "
+                f"inside a staged loop). Return it from the function that computed it instead "
+                f"of storing it."
             )
         outer = self.parent.own(node) if self.parent is not None else node
         capture = Node(self.namespace.create(node.name), "capture", (), {"outer": outer}, node.type)

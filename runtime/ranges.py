@@ -20,6 +20,7 @@ import numpy as np
 from runtime.backend import get_backend
 from runtime.errors import StagingError
 from runtime.operators.staged_iterables import StagedIterable, iterate_for_numpy
+from runtime.ops.calls import unknown_dimension
 
 __all__ = ["range_", "StagedRange"]
 
@@ -35,6 +36,8 @@ def range_(start: Any, limit: Any = None, delta: Any = 1) -> Any:
     backend = get_backend(start)
     values = (start, limit, delta)
     if backend.is_tracing() or any(backend.is_staged(v) for v in values):
+        if any(v is None for v in values):
+            raise unknown_dimension(f"ag.range({', '.join(map(repr, values))})")
         return StagedRange(start, limit, delta)
     if all(_is_python_int(v) for v in values):
         return range(start, limit, delta)

@@ -32,11 +32,12 @@ def _innermost_graph_origin(error: BaseException) -> Origin | None:
 def note_user_line(error: BaseException) -> None:
     """Add the user's file:line of the failing op to `error`, once.
 
-    Our own errors (a failed staged assert, a gone Variable) already say where.
+    Our own errors that already say where (a failed staged assert, a gone Variable)
+    get no note; the others (a TensorArray element never written) get one.
     """
     add_note = getattr(error, "add_note", None)  # Python 3.11+
-    if add_note is None or isinstance(error, AutographError) or any(_MARK in note for note in getattr(error, "__notes__", ())):
+    if add_note is None or any(_MARK in note for note in getattr(error, "__notes__", ())):
         return
     origin = _innermost_graph_origin(error)
-    if origin is not None:
+    if origin is not None and not (isinstance(error, AutographError) and str(origin) in str(error)):
         add_note(f"{_MARK} {origin} raised:\n{origin.excerpt()}")

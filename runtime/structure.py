@@ -1,14 +1,14 @@
 """Nested structures as data: flatten to leaves plus a hashable treedef.
 
-Lists, tuples, dicts (sorted keys), namedtuples and dataclasses are
-containers; everything else is a leaf. The treedef is half of a trace's cache
+Lists, tuples, dicts (sorted keys; rebuilt in their own order), namedtuples
+and dataclasses are containers; everything else is a leaf. The treedef is half of a trace's cache
 key and tells `unflatten` how to rebuild the value.
 
     >>> leaves, tree = flatten({"b": [1, 2], "a": (3,)})
     >>> leaves
     [3, 1, 2]
     >>> unflatten(tree, [30, 10, 20])
-    {'a': (30,), 'b': [10, 20]}
+    {'b': [10, 20], 'a': (30,)}
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ class TreeDef:
     kind: str  # "leaf", "list", "tuple", "namedtuple", "dict", "dataclass"
     data: Any = None
     children: tuple[TreeDef, ...] = ()
+    # a dict's keys in insertion order when it differs from the sorted `data`: unflatten
+    # rebuilds the dict in that order; dicts that differ only in order still compare equal
+    order: tuple | None = dataclasses.field(default=None, compare=False)
 
     @property
     def num_leaves(self) -> int:
@@ -86,7 +89,8 @@ def _flatten_into(value: object, leaves: list, is_leaf) -> TreeDef:
     if isinstance(value, dict):
         keys = tuple(sorted(value, key=_sort_key))
         children = tuple(_flatten_into(value[k], leaves, is_leaf) for k in keys)
-        return TreeDef("dict", keys, children)
+        order = tuple(value)
+        return TreeDef("dict", keys, children, None if order == keys else order)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = tuple(f.name for f in dataclasses.fields(value))
         children = tuple(_flatten_into(getattr(value, n), leaves, is_leaf) for n in names)
@@ -118,7 +122,8 @@ def _build(tree: TreeDef, leaves) -> Any:
     if tree.kind == "namedtuple":
         return tree.data(*children)
     if tree.kind == "dict":
-        return dict(zip(tree.data, children))
+        built = dict(zip(tree.data, children))
+        return built if tree.order is None else {key: built[key] for key in tree.order}
     cls, names = tree.data
     return cls(**dict(zip(names, children)))
 

@@ -98,9 +98,10 @@ class Tensor:
     def _concrete_use(self, what: str, fix: str) -> StagingError:
         origin = user_origin(3)
         where = f" at {origin}" if origin is not None else ""
+        excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
         return StagingError(
             f"a {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
-            f"known only when the graph runs. {fix}"
+            f"known only when the graph runs.{excerpt}\n{fix}"
         )
 
     def __bool__(self) -> bool:
@@ -110,13 +111,27 @@ class Tensor:
         )
 
     def __index__(self) -> int:
-        raise self._concrete_use("int/index", "Index with the tensor inside the graph, or use ag.py_function.")
+        raise self._concrete_use(
+            "int/index", "Index arrays and tensors with it, and a Python list through "
+            "np.stack(the_list)[i]; a number that decides a result's shape (np.linspace's num) "
+            "must be a Python int, or use ag.py_function."
+        )
 
     def __int__(self) -> int:
         raise self._concrete_use("int", "Use np.asarray(t, dtype) casts inside converted code.")
 
     def __float__(self) -> float:
         raise self._concrete_use("float", "Use t.astype(np.float64) inside converted code.")
+
+    def __round__(self, ndigits: int | None = None) -> Tensor:
+        """round(t) of a 0-d tensor, as of a NumPy scalar: an int64 without digits (Python's
+        int), NumPy's rounding in t's dtype with them. Arrays do not round, as in NumPy."""
+        if self.shape != ():
+            raise TypeError(f"type Tensor of shape {self.type.shape_str()} doesn't define __round__ "
+                            f"method (as NumPy arrays); use np.round(t, decimals)")
+        if ndigits is None:
+            return np.round(self).astype(np.int64)
+        return np.round(self, ndigits)
 
     def __iter__(self):
         raise self._concrete_use(
@@ -281,8 +296,13 @@ class Tensor:
 
 
 def constant_node(value: Any, graph: Graph) -> Node:
-    """A "constant" node for a concrete value (NumPy's default dtypes for Python numbers)."""
+    """A "constant" node for a concrete value (NumPy's default dtypes for Python numbers).
+
+    A caller's writable array is copied: the trace keeps the value it saw, as a
+    rebound global keeps it, rather than following later in-place changes."""
     array = np.asarray(value)
+    if array is value and array.flags.writeable:
+        array = array.copy()
     return graph.add_node("constant", (), {"value": array}, type_of(array), name="Const")
 
 

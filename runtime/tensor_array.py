@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from runtime.errors import InvalidArgumentError, StagingError
+from runtime.ops.calls import unknown_dimension
 from runtime.ops.registry import OPS, Op, register
 from runtime.origin import user_origin
 from runtime.tensor import Tensor, as_node
@@ -75,7 +76,11 @@ def ta_stack(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
     """All elements stacked along a new first axis."""
     if not items:
         if element_shape is None or None in element_shape:
-            raise InvalidArgumentError("cannot stack an empty TensorArray whose element shape is unknown")
+            raise InvalidArgumentError(
+                "cannot stack an empty TensorArray whose element shape is unknown; create it with "
+                "element_shape=... (for example element_shape=() for scalars) so that nothing "
+                "written stacks to an array of shape (0, *element_shape)"
+            )
         return np.zeros((0, *element_shape), dtype)
     if any(item is None for item in items):
         missing = next(i for i, item in enumerate(items) if item is None)
@@ -161,6 +166,8 @@ class TensorArray:
             self._size: int | None = int(size)
             self._items = [None] * self._size
             return
+        if size is None:
+            raise unknown_dimension(f"ag.TensorArray({self.dtype.name}, size=None)")
         self._size = None if isinstance(size, Tensor) else int(size)
         inputs = (size,) if isinstance(size, Tensor) else (np.int64(self._size),)
         self._handle = _stage("ta_new", inputs, {"dynamic": self.dynamic_size}, HANDLE)

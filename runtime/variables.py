@@ -195,17 +195,21 @@ class Variable:
 
     def _assign(self, value: Any, mode: str) -> Variable:
         if current_graph() is None:
-            self._store(value._current() if isinstance(value, Variable) else value, mode)
+            value = value._current() if isinstance(value, Variable) else value
+            self._check_dtype(np.asarray(value).dtype)  # as in a trace: never a silent truncation
+            self._store(value, mode)
             return self
-        value_dtype = np.asarray(value).dtype if not _staged(value) else _staged_dtype(value)
-        if not np.can_cast(value_dtype, self.dtype, "same_kind"):
-            raise StagingError(
-                f"{_where()}cannot assign a {value_dtype.name} value to the {self.dtype.name} "
-                f"Variable '{self.name}'; cast it first with .astype(np.{self.dtype.name})."
-            )
+        self._check_dtype(np.asarray(value).dtype if not _staged(value) else _staged_dtype(value))
         attrs = {"ref": weakref.ref(self), "name": self.name, "origin": user_origin(3), "mode": mode}
         record("assign_variable", (value,), attrs, name=f"{_hint(self.name)}_{mode}")
         return self
+
+    def _check_dtype(self, value_dtype: np.dtype) -> None:
+        if not np.can_cast(value_dtype, self.dtype, "same_kind"):
+            raise StagingError(
+                f"{_where(4)}cannot assign a {value_dtype.name} value to the {self.dtype.name} "
+                f"Variable '{self.name}'; cast it first with .astype(np.{self.dtype.name})."
+            )
 
     def assign(self, value: Any) -> Variable:
         return self._assign(value, "assign")
@@ -261,8 +265,8 @@ def _hint(name: str) -> str:
     return name if name.isidentifier() else "variable"
 
 
-def _where() -> str:
-    origin = user_origin(3)
+def _where(depth: int = 3) -> str:
+    origin = user_origin(depth)
     return f"{origin}: " if origin is not None else ""
 
 

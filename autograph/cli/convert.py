@@ -144,6 +144,8 @@ def failure_message(path: str, result: Any) -> str:
     message = str(result.error).strip() or type(result.error).__name__
     if _LOCATED.match(message):
         return message
+    if message.startswith("cannot convert "):  # the converter's own errors say so already
+        return f"{path}:{result.lineno}: {message}"
     return f"{path}:{result.lineno}: cannot convert {result.qualname!r}: {message}"
 
 

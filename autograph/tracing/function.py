@@ -336,7 +336,7 @@ class Function:
         """The trace for these arguments (TensorSpecs or values), tracing if needed."""
         if self._input_signature is not None:
             if args or kwargs:
-                self._input_signature.inputs_for(self._canonical(args, kwargs), self._name)
+                self._input_signature.inputs_for(self._canonical(args, kwargs), self._name, specs=True)
             return self._signature_trace()
         values = self._canonical(args, kwargs)
         key = self._key(values)[0]

@@ -49,8 +49,9 @@ class InputSignature:
         self.trace_specs = [leaf if i < count else None for i, leaf in enumerate(self.leaves)]
         self._single = self.spec_tree.children == (LEAF,) and not self.defaults
 
-    def inputs_for(self, values: tuple, name: str) -> list:
-        """The flat arrays for a call, or ValueError when they do not fit."""
+    def inputs_for(self, values: tuple, name: str, specs: bool = False) -> list:
+        """The flat arrays for a call, or ValueError when they do not fit. With `specs`
+        (get_concrete_function) a TensorSpec that the signature's spec covers fits too."""
         if self._single and len(values) == 1 and type(values[0]) is np.ndarray:
             value = values[0]
             if self.specs[0].type.is_compatible_with(value.dtype, value.shape):
@@ -66,17 +67,20 @@ class InputSignature:
             raise self._error(values, name, "the arguments are not structured like the signature")
         inputs = []
         for index, (leaf, spec) in enumerate(zip(leaves, self.specs)):
-            value = value_for_spec(leaf, spec)
-            if value is None or not _fits(spec, value):
+            given = specs and isinstance(leaf, TensorSpec)
+            value = leaf if given else value_for_spec(leaf, spec)
+            if value is None or not (spec.is_compatible_with(value) if given else _fits(spec, value)):
                 shown = leaf if value is None else value
-                if isinstance(shown, Tensor):
+                if given:
+                    what = repr(shown)
+                elif isinstance(shown, Tensor):
                     what = f"staged {shown.dtype.name} tensor of shape {shown.shape}"
                 elif _is_array_like(shown):
                     what = f"{np.asarray(shown).dtype.name} value of shape {np.shape(shown)}"
                 else:
                     what = f"{type(shown).__name__} value"
                 param = self._param_of(index)
-                reason = f"argument {param!r} is a {what}, which does not fit {spec!r}"
+                reason = f"argument {param!r} is {'' if given else 'a '}{what}, which does not fit {spec!r}"
                 raise self._error(values, name, reason)
             inputs.append(value)
         return inputs

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import sys
 import traceback
+from collections import Counter
 from types import TracebackType
 
+from runtime.errors import StagingError
 from runtime.origin import Origin, is_internal_file, map_location
 
-__all__ = ["annotate", "user_frames", "format_frames"]
+__all__ = ["annotate", "endless_recursion", "user_frames", "format_frames"]
 
 _MARK = "__autograph_reported__"
 
@@ -67,3 +69,29 @@ def annotate(error: BaseException, skip: int = 0) -> BaseException:
     elif len(error.args) == 1 and isinstance(error.args[0], str):
         error.args = (f"{error.args[0]}\n\n{note}",)
     return error
+
+
+def endless_recursion(name: str, error: RecursionError) -> StagingError:
+    """A trace that hit the recursion limit, told as the user's recursion that never stops.
+
+    Both branches of a staged if are traced, so `if n == 0: return 1` on a tensor
+    `n` never ends a recursion; the report names the user's line that repeats most.
+    """
+    frames = user_frames(error.__traceback__)
+    counts = Counter((f.file, f.line) for f in frames)
+    top = max(counts.values(), default=0)
+    # the lines of the cycle (the limit may cut its last round short), outermost first
+    cycle = [f for f in frames if counts[(f.file, f.line)] >= top - 1]
+    where = ""
+    if cycle and top > 2:
+        first = cycle[0]
+        others = sorted({f.function for f in cycle if f.function} - {first.function})
+        through = f" (through {', '.join(others)})" if others else ""
+        where = (f": {first.function or 'a function'} never stops calling itself{through}, "
+                 f"from {first}\n{first.excerpt()}")
+    return StagingError(
+        f"tracing {name} recursed until Python's recursion limit{where}\n"
+        f"A staged if traces both of its branches, so a recursion that stops on a tensor "
+        f"condition never stops while tracing. Write the recursion as a loop (while, or "
+        f"for ... in ag.range), or recurse only on Python values."
+    )

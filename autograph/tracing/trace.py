@@ -23,6 +23,7 @@ import numpy as np
 
 from autograph.tracing.concrete import ConcreteFunction, Static
 from autograph.tracing.keys import is_variable, leaf_key
+from autograph.tracing.report import endless_recursion
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from runtime.graph import Graph, Node
@@ -54,7 +55,10 @@ def trace_function(
             traced.append(Tensor(graph.add_input(spec.type, spec.name or param), graph))
     args, kwargs = signature.to_call(unflatten(tree, traced))
     with building(graph):
-        result = fn(*args, **kwargs)
+        try:
+            result = fn(*args, **kwargs)
+        except RecursionError as error:
+            raise endless_recursion(name, error) from None
         out_leaves, out_tree = flatten(result)
         nodes: list[Node] = []
         out_plan = [_output(leaf, graph, nodes) for leaf in out_leaves]

@@ -69,7 +69,14 @@ def range_(*args: Any) -> Any:
     the builtin directly (AS_IS_FOR_PYTHON_VALUES).
     """
     if not _any_staged(args):
-        return _RANGE(*args)
+        try:
+            return _RANGE(*args)
+        except TypeError:
+            if any(a is None for a in args) and get_backend().is_tracing():
+                from runtime.ops.calls import unknown_dimension
+
+                raise unknown_dimension(f"range({', '.join(map(repr, args))})") from None
+            raise
     from runtime.ranges import range_ as staged_range
 
     return staged_range(*args)
@@ -100,6 +107,8 @@ bool_ = _cast(builtins.bool, np.bool_)
 def _extreme(builtin: Callable, pairwise: Callable, reduce: Callable) -> Callable:
     def extreme(*args: Any, **kwargs: Any) -> Any:
         if kwargs or not _any_staged(args):
+            if len(args) == 1 and not kwargs and type(args[0]) in (list, tuple) and _any_staged(args[0]):
+                return extreme(*args[0]) if len(args[0]) > 1 else args[0][0]  # max([a, b]) is max(a, b)
             return builtin(*args, **kwargs)
         if len(args) == 1:
             return reduce(args[0], axis=0)

@@ -2,7 +2,8 @@
 
 The message is evaluated once while tracing (as the converter's lambda
 allows); a failing check raises InvalidArgumentError naming the user's line
-(with its source text) and the message when the graph runs.
+(with its source text) and the message when the graph runs. A message that
+holds tensors (`assert x > 0, ("bad x", x)`) shows their run-time values.
 """
 
 from __future__ import annotations
@@ -19,5 +20,17 @@ __all__ = ["staged_assert"]
 def staged_assert(expression: Any, message: Callable[[], object] | None) -> None:
     """Record an assert op for a Tensor condition."""
     origin = user_origin()
-    text = "" if message is None else str(message())
-    get_backend(expression).stage_assert(expression, text, origin)
+    shown = None if message is None else message()
+    backend = get_backend(expression)
+    if shown is not None and not isinstance(shown, str) and not _holds_staged(shown, backend):
+        shown = str(shown)
+    backend.stage_assert(expression, "" if shown is None else shown, origin)
+
+
+def _holds_staged(value: Any, backend: Any) -> bool:
+    """A message with tensors in it is kept whole: the graph shows their run-time values."""
+    if isinstance(value, (tuple, list)):
+        return any(_holds_staged(v, backend) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_staged(v, backend) for v in value.values())
+    return backend.is_staged(value)

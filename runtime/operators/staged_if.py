@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backend import Backend, get_backend
+from runtime.errors import AutographError, StagingError
 from runtime.operators.staged_state import (
     FlatState,
     describe,
@@ -39,7 +40,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
-from runtime.origin import Origin, user_origin
+from runtime.origin import Origin, map_location, user_origin
 
 __all__ = ["staged_if", "staged_if_exp"]
 
@@ -60,16 +61,22 @@ def staged_if(
     initial = get_state()
     lengths = _list_lengths(initial)
 
-    def run(branch: Callable[[], None]) -> Callable[[], tuple]:
+    def run(branch: Callable[[], None], side: bool) -> Callable[[], tuple]:
         def outputs() -> tuple:
             set_state(initial)
-            branch()
+            try:
+                branch()
+            except Exception as error:
+                raised = _raise_in_branch(error, side, origin)
+                if raised is None:
+                    raise
+                raise raised from error
             _check_lists(names, initial, lengths, origin)
             return get_state()[:nouts]
 
         return outputs
 
-    results = _stage_branches(cond, run(body), run(orelse), tuple(names[:nouts]), origin, "if")
+    results = _stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if")
     set_state(tuple(results) + tuple(initial[nouts:]))
 
 
@@ -118,20 +125,42 @@ class _Branches:
 
     def _second_outputs(self, side: bool, state: FlatState) -> list:
         first_side, first = self.first
-        name = first.mismatched_name(state)
-        if name is not None:
-            raise self._error(
-                f"'{name}' has a different structure in the two branches of a tensor-dependent "
-                f"{self.what} ({first.tree_of(name)} in the {_BRANCH[first_side]}, "
-                f"{state.tree_of(name)} in the {_BRANCH[side]})",
-                f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
-            )
+        self.second = state = self._matched(first, first_side, state, side)
         out = []
         for i, (kind, value) in enumerate(zip(self.kinds, state.leaves)):
             produced = self._leaf_output(i, kind, first.leaves[i], value, first_side, side, state.owners[i])
             if produced is not _NO_OUTPUT:
                 out.append(produced)
         return out
+
+    def _matched(self, first: FlatState, first_side: bool, state: FlatState, side: bool) -> FlatState:
+        """`state` structured like `first`: a return value bound on one side only is spread
+        into unbound leaves; any other difference in structure is an error."""
+        name = first.mismatched_name(state)
+        while name is not None and is_return_value(name):
+            spread = state.spread_undefined(name, first.tree_of(name))
+            if spread is None:
+                if self.may_swap and first.spread_undefined(name, state.tree_of(name)) is not None:
+                    raise _TraceFalseFirst  # only the false branch returns: it goes first
+                break
+            state = spread
+            name = first.mismatched_name(state)
+        if name is None:
+            return state
+        trees = (f"{first.tree_of(name)} in the {_BRANCH[first_side]}, "
+                 f"{state.tree_of(name)} in the {_BRANCH[side]}")
+        if is_return_value(name):
+            raise self._error(
+                f"the function returns values of different structures in the two branches of a "
+                f"tensor-dependent {self.what} ({trees})",
+                "Return values of the same structure on every path (a function that sometimes "
+                "falls off the end returns None there).",
+            )
+        raise self._error(
+            f"'{name}' has a different structure in the two branches of a tensor-dependent "
+            f"{self.what} ({trees})",
+            f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
+        )
 
     def _leaf_output(self, i, kind, before, value, first_side, side, name) -> object:
         second_kind = leaf_kind(value, self.backend)
@@ -183,6 +212,13 @@ class _Branches:
                 raise self._mixed(name, before, first_side, value, side)
             return
         a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
+        if a.dtype != b.dtype and is_return_value(name):
+            raise self._error(
+                f"the function returns {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in "
+                f"the {_BRANCH[side]} of a tensor-dependent {self.what}",
+                f"Return values of the same dtype on every path (for example 0.0 rather than 0 "
+                f"for a float, or cast with .astype(np.{a.dtype})).",
+            )
         if a.dtype != b.dtype:
             raise self._error(
                 f"'{name}' is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
@@ -269,6 +305,32 @@ def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -
         pred, branches.traced(first_side, first_fn), branches.traced(second_side, second_fn), names
     )
     return branches.merge(outputs)
+
+
+def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
+    """A user's `raise` reached while a branch is traced: it would fail every trace.
+
+    `if x <= 0: raise ValueError(...)` on a tensor `x` raises while tracing whatever
+    `x` is, since both branches are traced; the error says so and how to check at run
+    time instead. Other errors (a bug in the branch, our own errors) pass unchanged.
+    """
+    if isinstance(error, AutographError):
+        return None
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    site = None if tb is None else map_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+    if site is None or not site.text.lstrip().startswith("raise"):
+        return None
+    where = f" at {origin}" if origin is not None else ""
+    shown = f"{type(error).__name__}({str(error)!r})"
+    return StagingError(
+        f"the {_BRANCH[side]} of the tensor-dependent if{where} raises {shown} while it is "
+        f"traced: a staged if traces both branches whatever the value, so the raise happens "
+        f"at every trace\n{site.excerpt()}\nCheck the condition when the graph runs with an "
+        f"assert (assert not <condition>, message raises InvalidArgumentError), or raise from "
+        f"an ag.py_function."
+    )
 
 
 def _list_lengths(values: tuple) -> dict[int, int]:

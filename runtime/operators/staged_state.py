@@ -157,3 +157,18 @@ class FlatState:
 
     def tree_of(self, name: str) -> TreeDef:
         return self.trees[self.names.index(name)]
+
+    def spread_undefined(self, name: str, tree: TreeDef) -> FlatState | None:
+        """This state with `name`, unbound here, shaped as `tree` of unbound leaves (so a
+        return value bound to a tuple on one path only is matched leaf by leaf); None when
+        `name` has a value here."""
+        index = self.names.index(name)
+        start = sum(t.num_leaves for t in self.trees[:index])
+        if self.trees[index].num_leaves != 1 or not isinstance(self.leaves[start], Undefined):
+            return None
+        count, end = tree.num_leaves, start + 1
+        return FlatState(
+            self.names, self.trees[:index] + (tree,) + self.trees[index + 1:],
+            self.leaves[:start] + [self.leaves[start]] * count + self.leaves[end:],
+            self.owners[:start] + [name] * count + self.owners[end:],
+        )

@@ -28,6 +28,7 @@ from runtime.tensor import Tensor
 
 __all__ = [
     "Slot", "Weak", "Span", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
+    "unknown_dimension",
 ]
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -80,8 +81,19 @@ class Weak:
 def staging_error(message: str) -> StagingError:
     """A StagingError that names the user's file:line when one is on the stack."""
     origin = user_origin(2)
-    where = f"{origin}: " if origin is not None else ""
-    return StagingError(where + message)
+    if origin is None:
+        return StagingError(message)
+    excerpt = f"\n{origin.excerpt()}" if origin.text else ""
+    return StagingError(f"{origin}: {message}{excerpt}")
+
+
+def unknown_dimension(call: str) -> StagingError:
+    """The error for a None size while tracing: most often `x.shape[i]` of an unknown dimension."""
+    return staging_error(
+        f"{call} gets None where a size is expected. A dimension that the input signature (or "
+        f"reduce_retracing) leaves unknown is None in x.shape while tracing; use len(x) or "
+        f"np.shape(x)[i], which give the size as a Tensor."
+    )
 
 
 def is_staged(value: Any) -> bool:

@@ -9,6 +9,7 @@ argument is staged:
     np.asarray(t, np.float32)   -> cast (a Tensor stays itself without dtype)
     np.asarray([t, u])          -> stack
     np.zeros((n, 3))            -> "zeros" with shape (None, 3)
+    np.arange(n)                -> "staged_range" of length None
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ops.calls import is_staged, staging_error
+from runtime.ops.calls import is_staged, staging_error, unknown_dimension
 from runtime.ops.define import define, stage
 from runtime.ops.shapes import probe
+from runtime.trace_context import is_tracing
 from runtime.types import TensorType
 
 __all__ = ["CALL_OVERRIDES", "asarray", "any_staged"]
@@ -82,13 +84,42 @@ define("eye", np.eye, _eye_rule)
 
 def _override(function: Callable, staged: Callable) -> Callable:
     def call(*args: Any, **kwargs: Any) -> Any:
-        if any_staged(args) or any_staged(tuple(kwargs.values())):
-            return staged(*args, **kwargs)
-        return function(*args, **kwargs)
+        try:
+            if any_staged(args) or any_staged(tuple(kwargs.values())):
+                return staged(*args, **kwargs)
+            return function(*args, **kwargs)
+        except TypeError:
+            shape = args[0] if args else kwargs.get("shape")
+            if function in _SHAPED and is_tracing() and _holds_none(shape):
+                raise unknown_dimension(f"np.{function.__name__}({shape!r}, ...)") from None
+            raise
 
     call.__name__ = function.__name__
     call.__doc__ = f"np.{function.__name__}, staged when an argument is a Tensor."
     return call
+
+
+_SHAPED = (np.zeros, np.empty, np.ones, np.full)
+
+
+def _holds_none(shape: Any) -> bool:
+    return shape is None or (isinstance(shape, (tuple, list)) and any(d is None for d in shape))
+
+
+def _staged_arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) -> Any:
+    """np.arange with a staged bound: one staged range of unknown length, NumPy's dtype
+    (found by np.arange on zeros of the bounds' dtypes: ints give int64, floats float64)."""
+    from runtime.backend import get_backend
+
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    if any(v is None for v in (start, stop, step)):
+        raise unknown_dimension("np.arange(...)")
+    samples = [v.dtype.type(i) if is_staged(v) else v for v, i in ((start, 0), (stop, 0), (step, 1))]
+    result = np.arange(*samples, dtype=dtype).dtype
+    return get_backend().arange(start, stop, step, result)
 
 
 def _keep_dtype(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -108,5 +139,6 @@ CALL_OVERRIDES: dict[Callable, Callable] = {
     np.ones: _override(np.ones, _creation("ones")),
     np.full: _override(np.full, _creation("full")),
     np.eye: _override(np.eye, _creation("eye")),
+    np.arange: _override(np.arange, _staged_arange),
     np.identity: _override(np.identity, _creation("eye")),
 }

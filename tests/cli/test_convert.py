@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import io
+from types import SimpleNamespace
 
 import pytest
 
@@ -74,6 +75,15 @@ def test_check_only_reports_failures():
     status, out, err = run("convert", DECORATED, "--check")
     assert (status, out) == (0, "")
     assert "4 of 4 functions convert cleanly" in err
+
+
+def test_failure_message_says_cannot_convert_once():
+    def message(error):
+        return convert_command.failure_message("m.py", SimpleNamespace(error=error, lineno=3, qualname="gen"))
+
+    assert message(ValueError("cannot convert 'gen': it uses `yield`")) == "m.py:3: cannot convert 'gen': it uses `yield`"
+    assert message(ValueError("bad")) == "m.py:3: cannot convert 'gen': bad"
+    assert message(ValueError("m.py:4: located")) == "m.py:4: located"
 
 
 def test_diff_is_unified_against_the_original():

@@ -7,6 +7,7 @@ from runtime.compile import compile_graph
 from runtime.control_flow import while_loop
 from runtime.effects import format_value, print_, py_function, staged_assert_op
 from runtime.errors import InvalidArgumentError
+from runtime.interpret import interpret
 from runtime.origin import Origin
 from tests.runtime.tracing import build
 
@@ -46,6 +47,20 @@ def test_prints_keep_their_order_inside_loops(capsys):
     fn(np.array([1.0, 1.0]))
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "[1. 1.]" and len(lines) >= 2
+
+
+def test_structures_holding_tensors_print_their_run_time_values(capsys):
+    def show(x, y):
+        print_("pair:", [x, y], (x,), {"k": y, "a": 1}, sep="|")
+        return x
+
+    x, y = np.float32(1.5), np.array([1, 2])
+    show(x, y)  # outside a trace: what the unconverted code prints
+    expected = capsys.readouterr().out
+    graph = build(show, (np.float32, ()), (np.int64, (2,)))
+    for run in (compile_graph(graph), lambda *a: interpret(graph, *a)):
+        run(x, y)
+        assert capsys.readouterr().out == expected == "pair:|[np.float32(1.5), array([1, 2])]|(np.float32(1.5),)|{'k': array([1, 2]), 'a': 1}\n"
 
 
 def test_print_with_only_constants_still_prints_every_run(capsys):

@@ -93,3 +93,12 @@ def test_python_iteration_of_a_staged_range_is_an_error():
 
     with pytest.raises(StagingError, match="cannot be iterated by Python while tracing"):
         trace(f, (np.int64, ()))
+
+
+def test_an_unknown_dimension_as_a_bound_says_to_use_len():
+    def f(x):
+        return range_(x.shape[0])
+
+    with pytest.raises(StagingError, match=r"ag.range\(0, None, 1\) gets None where a size is expected.*use len\(x\)") as info:
+        trace(f, (np.float64, (None, 3)))
+    assert str(info.value).startswith(f"{__file__}:")

@@ -53,3 +53,16 @@ def test_our_own_errors_are_left_as_they_are():
     with pytest.raises(ag.errors.InvalidArgumentError, match="x must be positive") as caught:
         positive(np.float64(-1.0))
     assert not getattr(caught.value, "__notes__", [])
+
+
+def test_our_own_errors_that_do_not_say_where_get_the_users_line():
+    @ag.function
+    def half_written(x):
+        ta = ag.TensorArray(np.float64, size=2)
+        ta = ta.write(0, x)
+        return ta.stack()
+
+    with pytest.raises(ag.errors.InvalidArgumentError, match="element 1 was never written") as caught:
+        half_written(np.float64(1.0))
+    (note,) = caught.value.__notes__
+    assert f"{__file__}:{_line_of(half_written.python_function, 'ta.stack()')}" in note

@@ -22,6 +22,15 @@ def test_dict_keys_are_sorted_and_roundtrip():
     assert unflatten(tree, [30, 10, 20]) == {"a": (30,), "b": [10, 20]}
 
 
+def test_dicts_are_rebuilt_in_their_own_order_and_compare_equal_in_any_order():
+    leaves, tree = flatten({"sum": 1, "b": 2, "a": 3})
+    assert leaves == [3, 2, 1]
+    assert list(unflatten(tree, leaves)) == ["sum", "b", "a"]
+    other = flatten({"a": 0, "b": 0, "sum": 0})[1]
+    assert other == tree and hash(other) == hash(tree)
+    assert list(unflatten(other, leaves)) == ["a", "b", "sum"]
+
+
 def test_namedtuple_and_dataclass_keep_their_types():
     value = [Point(1, 2), Pair(3, {"k": 4})]
     leaves, tree = flatten(value)

@@ -5,7 +5,7 @@ import pytest
 
 from runtime.compile import compile_graph
 from runtime.control_flow import cond, while_loop
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, StagingError
 from runtime.interpret import interpret
 from runtime.tensor_array import TensorArray
 from tests.runtime.tracing import build
@@ -36,6 +36,8 @@ def test_eager_unstack_and_empty_stack():
     assert ta.size() == 3
     np.testing.assert_array_equal(ta.read(2), [4.0, 5.0])
     assert TensorArray(np.float64, element_shape=(2,)).stack().shape == (0, 2)
+    with pytest.raises(InvalidArgumentError, match=r"element shape is unknown; create it with element_shape="):
+        TensorArray(np.float64, size=0, dynamic_size=True).stack()
 
 
 def dynamic_rnn(xs, w):
@@ -181,3 +183,11 @@ def test_stack_is_np_stack_of_the_elements():
     assert ta_stack(texts, texts[0].dtype, (2,)).dtype == np.stack(texts).dtype
     with pytest.raises(ValueError, match="same shape"):
         ta_stack([np.ones((2, 3), dtype), np.ones((3, 3), dtype)], dtype, None)
+
+
+def test_a_size_of_none_while_tracing_says_to_use_len():
+    def f(x):
+        return TensorArray(np.float64, size=x.shape[0]).stack()
+
+    with pytest.raises(StagingError, match=r"TensorArray\(float64, size=None\) gets None where a size is expected"):
+        build(f, (np.float64, (None, 3)))

@@ -138,6 +138,16 @@ def test_assigning_an_incompatible_dtype_is_a_staging_error():
         build(lambda x: v.assign(x), (np.float64, ()))
 
 
+
+@pytest.mark.parametrize("assign", ["assign", "assign_add", "assign_sub"])
+def test_eager_assign_of_an_incompatible_dtype_fails_as_in_a_trace(assign):
+    v = Variable(np.zeros(2, np.int32), name="count")
+    with pytest.raises(StagingError, match=f"^{__file__}:\\d+: cannot assign a float64 value to the int32"):
+        getattr(v, assign)(np.array([1.5, 2.5]))
+    np.testing.assert_array_equal(v.numpy(), [0, 0])  # not truncated to [1, 2]
+    getattr(v, assign)(np.array([1, 2], np.int8))  # a cast within the kind is fine
+
+
 def test_numpy_functions_and_operators_on_a_variable_are_staged_reads():
     v = Variable([1.0, 4.0], name="scale")
 

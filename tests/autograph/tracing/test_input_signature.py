@@ -50,6 +50,17 @@ def test_nested_signature_and_concrete_function():
         total((np.float64(1),))
 
 
+def test_concrete_function_of_a_signature_takes_specs_it_covers():
+    cf = next_collatz.get_concrete_function()
+    assert next_collatz.get_concrete_function(ag.TensorSpec([None], np.int32)) is cf
+    assert next_collatz.get_concrete_function(ag.TensorSpec([3], np.int32)) is cf
+    for spec in (ag.TensorSpec([None], np.int64), ag.TensorSpec(None, np.int32)):
+        with pytest.raises(ValueError, match=r"argument 'x' is TensorSpec\(shape="):
+            next_collatz.get_concrete_function(spec)
+    with pytest.raises(ValueError, match="argument 'x' is a TensorSpec value"):
+        next_collatz(ag.TensorSpec([None], np.int32))
+
+
 def test_signature_length_must_match_at_the_first_call():
     with pytest.raises(TypeError, match="input_signature has 1 entries"):
         ag.function(lambda a, b: a, input_signature=(ag.TensorSpec([]),))(1, 2)

@@ -105,3 +105,35 @@ def test_the_cause_of_an_error_is_kept():
     with pytest.raises(ValueError) as info:
         f(np.int64(1))
     assert isinstance(info.value.__cause__, KeyError)
+
+
+def _is_even(n):
+    if n == 0:
+        return True
+    return _is_odd(n - 1)
+
+
+def _is_odd(n):
+    if n == 0:
+        return False
+    return _is_even(n - 1)
+
+
+def _factorial(n):
+    if n <= 1:
+        return np.int64(1)
+    return n * _factorial(n - 1)
+
+
+@pytest.mark.parametrize("fn, through", [(_is_even, " (through _is_odd)"), (_factorial, "")])
+def test_recursion_on_a_tensor_condition_is_a_staging_error_naming_the_cycle(fn, through):
+    with pytest.raises(ag.errors.StagingError) as info:
+        ag.function(fn)(np.int64(4))
+    lines = str(info.value).splitlines()
+    assert lines[0] == (
+        f"tracing {fn.__name__} recursed until Python's recursion limit: {fn.__name__} never stops "
+        f"calling itself{through}, from {__file__}:{fn.__code__.co_firstlineno + 1}"
+    )
+    assert lines[1].endswith("    if n == 0:" if fn is _is_even else "    if n <= 1:")
+    assert "Write the recursion as a loop" in lines[-1]
+    assert ag.function(_factorial)(5) == 120  # recursion on Python values still works

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 import pytest
 
+from runtime.errors import StagingError
 from runtime.operators.builtins import OVERRIDES
 from tests.runtime.operators.graphs import trace
 
@@ -48,3 +49,22 @@ def test_casts_abs_min_max_len_on_tensors():
     np.testing.assert_array_equal(fl, [5.0, 2.0, 4.0])
     assert fl.dtype == np.float64
     assert b and lo == 2.5 and hi == 4 and n == 3
+
+
+def test_range_of_an_unknown_dimension_says_to_use_len():
+    with pytest.raises(StagingError, match=r"range\(None\) gets None where a size is expected.*len\(x\)"):
+        trace(lambda x: OVERRIDES[range](x.shape[0]), (np.float64, (None, 3)))
+    with pytest.raises(TypeError):
+        OVERRIDES[range](None)
+
+
+def test_min_max_of_a_list_of_tensors_is_pairwise():
+    def f(x):
+        return OVERRIDES[max]([x[0], x[1], 2.5]), OVERRIDES[min]((x[1], x[0])), OVERRIDES[max]([x[2]])
+
+    g = trace(f, (np.float64, (3,)))
+    assert g(np.array([1.0, 7.0, -3.0])) == (7.0, 1.0, -3.0)
+    assert g(np.array([1.0, 2.0, 0.0]))[0] == 2.5
+    assert OVERRIDES[max]([1, 5, 2]) == 5
+    with pytest.raises(ValueError):
+        OVERRIDES[min]([])  # as the builtin

@@ -41,3 +41,20 @@ def test_python_assert_is_python():
     ag__.assert_stmt(True, lambda: "never")
     with pytest.raises(AssertionError, match="boom"):
         ag__.assert_stmt(False, lambda: "boom")
+
+
+@pytest.mark.parametrize("message", [
+    lambda x: x, lambda x: ("negative value", x[0], None), lambda x: {"first": x[0] * 2, "n": 3},
+    lambda x: ["no tensor", 1.5],
+])
+def test_tensors_in_the_message_show_their_run_time_values(message):
+    def f(x):
+        ag__.assert_stmt(x[0] > 0, lambda: message(x))
+        return x
+
+    x = np.array([-1.5, 2.0])
+    for run in (trace(f, (np.float64, (2,))), trace(f, (np.float64, (None,)))):
+        with pytest.raises(InvalidArgumentError) as info:
+            run(x)
+        first_line = str(info.value).splitlines()[0]
+        assert first_line.endswith(f": {message(x)}")  # what the unconverted assert shows

@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from runtime.compile import compile_graph
 from runtime.errors import StagingError
 from runtime.operators.builtins import OVERRIDES
 from runtime.ops.creation import CALL_OVERRIDES
 from tests.runtime.ops.staging import check, stage
+from tests.runtime.tracing import build
 
-asarray, array, zeros, ones, full, eye, empty = (
-    CALL_OVERRIDES[f] for f in (np.asarray, np.array, np.zeros, np.ones, np.full, np.eye, np.empty)
+asarray, array, zeros, ones, full, eye, empty, arange = (
+    CALL_OVERRIDES[f] for f in (np.asarray, np.array, np.zeros, np.ones, np.full, np.eye, np.empty, np.arange)
 )
 X = np.arange(6.0).reshape(2, 3).astype(np.float32)
 
@@ -59,3 +61,24 @@ def test_shape_tensor_of_unknown_rank():
 def test_concrete_sizes_without_override_explain():
     with pytest.raises(StagingError, match="int/index"):
         stage(lambda t: np.zeros((np.shape(t)[0], 2)), [X], unknown=[(0, 0)])
+
+
+def test_an_unknown_dimension_in_a_shape_says_to_use_len():
+    makers = {"np.zeros((None, 2), ...)": lambda t: zeros((t.shape[0], 2)),
+              "np.full(None, ...)": lambda t: full(t.shape[0], 1.0)}
+    for call, make in makers.items():
+        with pytest.raises(StagingError, match=r"gets None where a size is expected.*len\(x\)") as info:
+            stage(make, [X], unknown=[(0, 0)])
+        assert f"{__file__}:" in str(info.value) and f": {call} gets None" in str(info.value)
+    with pytest.raises(TypeError):
+        zeros((None, 2))  # outside a trace NumPy's own error
+
+
+@pytest.mark.parametrize("n", [np.int32(5), np.int64(0), np.float32(2.5), np.int8(3)])
+def test_arange_with_staged_bounds_matches_numpy(n):
+    def ranges(t):
+        return arange(t), arange(1, t), arange(0.5, t, 0.5), arange(t, dtype=np.float32), arange(t - 1, -1, -1)
+
+    run = compile_graph(build(ranges, (n.dtype, ())))
+    for got, want in zip(run(n), ranges(n)):
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()

@@ -141,6 +141,26 @@ def test_concrete_uses_are_staging_errors(use):
         stage(use, [np.int64(1)])
 
 
+def test_round_of_a_scalar_tensor_is_rounded_as_a_numpy_scalar():
+    check(lambda t: (round(t), round(t, 1), round(t * 100, -1)), np.float64(2.56))
+    check(lambda t: round(t), np.float32(3.5))
+    with pytest.raises(TypeError, match="doesn't define __round__"):
+        stage(round, [F])
+
+
+def test_a_python_list_indexed_by_a_tensor_says_to_stack_it():
+    with pytest.raises(StagingError, match=r"np\.stack\(the_list\)\[i\]"):
+        stage(lambda t: [1.0, 2.0][t], [np.int64(1)])
+
+
+def test_concrete_use_shows_the_users_line():
+    with pytest.raises(StagingError) as info:
+        stage(lambda t: 1 if t else 0, [np.int64(1)])
+    lines = str(info.value).splitlines()
+    assert f"{__file__}:" in lines[0] and lines[1].endswith("stage(lambda t: 1 if t else 0, [np.int64(1)])")
+    assert lines[-1].startswith("Put the condition in converted code")
+
+
 def test_unsupported_ufunc_methods():
     with pytest.raises(StagingError, match="reduceat"):
         stage(lambda t: np.add.reduceat(t, [0, 2]), [I[0]])
