@@ -110,6 +110,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     name = getattr(fn, "name", "<lambda>")
     census = take_census(fn, unsupported.CONSTRUCTS)
     ctx = _context(settings, name, Namespace(census.names))
+    ctx.walrus = "walrus" in census.found
     if census.refused is not None:
         unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):
@@ -140,7 +141,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     control_flow.transform(fn, ctx, analyses)
     analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
-    bindings.transform(fn, ctx.generated)
+    bindings.transform(fn, ctx.generated, ctx.walrus)
 
 
 # what the jump passes lower into ifs and flags

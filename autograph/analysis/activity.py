@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from autograph.analysis.targets import block_targets
 from autograph.analysis.traversal import CHILD_FIELDS, walk
 
 __all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
@@ -231,9 +232,17 @@ def expression_effects(node: gast.AST | None, memo: dict[gast.AST, frozenset[str
     return Effects(frozenset(collector.reads), frozenset(collector.writes), frozenset(collector.maybe_writes))
 
 
-def bound_names(stmts: list[gast.AST]) -> frozenset[str]:
+def bound_names(stmts: list[gast.AST], walrus: bool = True) -> frozenset[str]:
     """Names the statements bind in their own scope: `expression_effects(s).writes` for each,
-    without walking into nested functions, lambdas or comprehensions for their reads."""
+    without walking into nested functions, lambdas or comprehensions for their reads.
+
+    `walrus=False` says the statements hold no `:=`: then their expressions bind
+    nothing and only statements and targets are read (`targets`).
+    """
+    if not walrus:
+        found = block_targets(stmts)
+        if found is not None:
+            return frozenset(found.writes)
     collector = _Collector(scopes=False)
     for stmt in stmts:
         collector.visit(stmt)
@@ -249,11 +258,16 @@ class ScopeNames:
     functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
 
 
-def scope_names(fn: gast.FunctionDef) -> ScopeNames:
-    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk."""
-    collector = _Collector(scopes=False)
-    for stmt in fn.body:
-        collector.visit(stmt)
+def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
+    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk.
+
+    `walrus=False` says `fn` holds no `:=` (see `bound_names`).
+    """
+    collector = block_targets(fn.body) if not walrus else None
+    if collector is None:
+        collector = _Collector(scopes=False)
+        for stmt in fn.body:
+            collector.visit(stmt)
     args = fn.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     local = (collector.writes | params) - collector.globals - collector.nonlocals
@@ -266,6 +280,7 @@ class Activity:
 
     `captured` needs a walk of the whole body, so it is computed on first use
     (passes that only ask for `local_names` or `nonlocals` never pay for it).
+    `walrus=False` says `fn` holds no `:=` (see `bound_names`).
     """
 
     fn: gast.AST
@@ -274,14 +289,15 @@ class Activity:
     nonlocals: frozenset[str]
     _captured: frozenset[str] | None = None
     _memo: dict[gast.AST, Effects] = field(default_factory=dict)
+    walrus: bool = True
 
     @classmethod
-    def of_function(cls, fn: gast.AST) -> Activity:
+    def of_function(cls, fn: gast.AST, walrus: bool = True) -> Activity:
         args = fn.args
         params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
         body = fn.body if isinstance(fn.body, list) else [fn.body]
         globals_, nonlocals = _declarations(body)
-        return cls(fn, frozenset(a.id for a in params), globals_, nonlocals)
+        return cls(fn, frozenset(a.id for a in params), globals_, nonlocals, walrus=walrus)
 
     @property
     def captured(self) -> frozenset[str]:
@@ -317,7 +333,7 @@ class Activity:
                 writes |= found.writes
             else:
                 unknown.append(stmt)
-        return (frozenset(writes) | bound_names(unknown) | self.params) - self.globals - self.nonlocals
+        return (frozenset(writes) | bound_names(unknown, self.walrus) | self.params) - self.globals - self.nonlocals
 
 
 def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:

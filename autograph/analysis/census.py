@@ -36,6 +36,7 @@ _TRIGGERS = {
     gast.Continue: "continue",
     gast.IfExp: "if_exp",
     gast.BoolOp: "logical",
+    gast.NamedExpr: "walrus",
 }
 # names (or attributes) a pass rewrites calls of: l.append(x), ag.set_loop_options(...)
 _TRIGGER_NAMES = frozenset({"append", "set_loop_options"})
@@ -58,7 +59,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
 
     `found` holds "return" when a return is not simply the last statement;
     "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
-    loop with an `else:`. `refused` and `functions` look only at `fn`'s own
+    loop with an `else:`; "walrus" for `:=`. `refused` and `functions` look only at `fn`'s own
     code (not inside nested functions, lambdas or classes), visited in the
     order of `unsupported.own_nodes`, so the first refused node is the one
     `unsupported.check` reports.

@@ -70,7 +70,7 @@ class _Hoister:
                 names.add(stmt.name)
             else:
                 others.append(stmt)
-        return frozenset((names | bound_names(others)) - declared)
+        return frozenset((names | bound_names(others, self.ctx.walrus)) - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
