@@ -29,6 +29,11 @@ _SPECIAL = frozenset(
     | set(_COMPREHENSIONS)
     | {gast.MatchAs, gast.MatchStar, gast.MatchMapping, gast.Global, gast.Nonlocal}
 )
+# nodes holding statement blocks: their effects are their parts' (`Activity.effects`)
+_COMPOUND = frozenset(
+    {gast.If, gast.While, gast.For, gast.AsyncFor, gast.With, gast.AsyncWith, gast.Try, gast.ExceptHandler}
+    | {gast.Match, gast.match_case}
+)
 # statement fields that hold statements (or handlers/cases holding them); scans for declarations
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -310,11 +315,31 @@ class Activity:
         return self._captured
 
     def effects(self, node: gast.AST) -> Effects:
-        """Reads and writes of a statement including everything nested in it."""
+        """Reads and writes of a statement including everything nested in it.
+
+        A compound statement's effects are put together from its parts' in
+        walk order, the statements among them memoised: asking for a loop and
+        then for each statement of its body walks every node once, not once
+        per enclosing statement.
+        """
         found = self._memo.get(node)
         if found is None:
-            found = self._memo[node] = expression_effects(node)
+            found = self._memo[node] = self._compound(node) if type(node) in _COMPOUND else expression_effects(node)
         return found
+
+    def _compound(self, node: gast.AST) -> Effects:
+        reads: set[str] = set()
+        writes: set[str] = set()
+        maybe: set[str] = set()
+        for name in CHILD_FIELDS[type(node)]:
+            value = getattr(node, name, None)
+            for part in value if type(value) is list else (value,):
+                if isinstance(part, gast.AST):
+                    found = self.effects(part) if isinstance(part, gast.stmt) or type(part) in _COMPOUND else expression_effects(part)
+                    reads |= found.reads
+                    maybe |= found.maybe_writes - writes  # as one walk: maybe only if not bound earlier
+                    writes |= found.writes
+        return Effects(frozenset(reads), frozenset(writes), frozenset(maybe))
 
     def modified(self, stmts: list[gast.stmt]) -> frozenset[str]:
         writes: set[str] = set()
