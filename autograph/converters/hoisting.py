@@ -94,7 +94,8 @@ class _Hoister:
             if not movable:
                 break
             moved += movable
-            staying = [s for s in staying if not any(s is m for m in movable)]
+            leaving = {id(m) for m in movable}
+            staying = [s for s in staying if id(s) not in leaving]
         if moved:
             fn.body = self._share(fn, shared, staying) or [gast.Pass()]
         return moved
