@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import gast
 
 from autograph.analysis.targets import block_targets
-from autograph.analysis.traversal import CHILD_FIELDS, walk
+from autograph.analysis.traversal import BLOCK_FIELDS, CHILD_FIELDS, walk
 
 __all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
 
@@ -34,8 +34,6 @@ _COMPOUND = frozenset(
     {gast.If, gast.While, gast.For, gast.AsyncFor, gast.With, gast.AsyncWith, gast.Try, gast.ExceptHandler}
     | {gast.Match, gast.match_case}
 )
-# statement fields that hold statements (or handlers/cases holding them); scans for declarations
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 @dataclass(frozen=True)
@@ -377,7 +375,7 @@ def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]
         elif cls is gast.Nonlocal:
             nonlocals.update(node.names)
         elif cls not in _SCOPES:
-            for name in _BLOCKS:
+            for name in BLOCK_FIELDS[cls]:
                 block = getattr(node, name, None)
                 if type(block) is list:
                     stack.extend(block)
