@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.analysis.traversal import CHILD_FIELDS, walk
+from autograph.analysis.targets import block_targets
+from autograph.analysis.traversal import BLOCK_FIELDS, CHILD_FIELDS, walk
 
 __all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
 
@@ -28,8 +29,11 @@ _SPECIAL = frozenset(
     | set(_COMPREHENSIONS)
     | {gast.MatchAs, gast.MatchStar, gast.MatchMapping, gast.Global, gast.Nonlocal}
 )
-# statement fields that hold statements (or handlers/cases holding them); scans for declarations
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+# nodes holding statement blocks: their effects are their parts' (`Activity.effects`)
+_COMPOUND = frozenset(
+    {gast.If, gast.While, gast.For, gast.AsyncFor, gast.With, gast.AsyncWith, gast.Try, gast.ExceptHandler}
+    | {gast.Match, gast.match_case}
+)
 
 
 @dataclass(frozen=True)
@@ -231,9 +235,17 @@ def expression_effects(node: gast.AST | None, memo: dict[gast.AST, frozenset[str
     return Effects(frozenset(collector.reads), frozenset(collector.writes), frozenset(collector.maybe_writes))
 
 
-def bound_names(stmts: list[gast.AST]) -> frozenset[str]:
+def bound_names(stmts: list[gast.AST], walrus: bool = True) -> frozenset[str]:
     """Names the statements bind in their own scope: `expression_effects(s).writes` for each,
-    without walking into nested functions, lambdas or comprehensions for their reads."""
+    without walking into nested functions, lambdas or comprehensions for their reads.
+
+    `walrus=False` says the statements hold no `:=`: then their expressions bind
+    nothing and only statements and targets are read (`targets`).
+    """
+    if not walrus:
+        found = block_targets(stmts)
+        if found is not None:
+            return frozenset(found.writes)
     collector = _Collector(scopes=False)
     for stmt in stmts:
         collector.visit(stmt)
@@ -249,11 +261,16 @@ class ScopeNames:
     functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
 
 
-def scope_names(fn: gast.FunctionDef) -> ScopeNames:
-    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk."""
-    collector = _Collector(scopes=False)
-    for stmt in fn.body:
-        collector.visit(stmt)
+def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
+    """`Activity.of_function(fn)`'s `local_names()` and `nonlocals`, and the nested functions, in one walk.
+
+    `walrus=False` says `fn` holds no `:=` (see `bound_names`).
+    """
+    collector = block_targets(fn.body) if not walrus else None
+    if collector is None:
+        collector = _Collector(scopes=False)
+        for stmt in fn.body:
+            collector.visit(stmt)
     args = fn.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     local = (collector.writes | params) - collector.globals - collector.nonlocals
@@ -266,6 +283,7 @@ class Activity:
 
     `captured` needs a walk of the whole body, so it is computed on first use
     (passes that only ask for `local_names` or `nonlocals` never pay for it).
+    `walrus=False` says `fn` holds no `:=` (see `bound_names`).
     """
 
     fn: gast.AST
@@ -274,14 +292,15 @@ class Activity:
     nonlocals: frozenset[str]
     _captured: frozenset[str] | None = None
     _memo: dict[gast.AST, Effects] = field(default_factory=dict)
+    walrus: bool = True
 
     @classmethod
-    def of_function(cls, fn: gast.AST) -> Activity:
+    def of_function(cls, fn: gast.AST, walrus: bool = True) -> Activity:
         args = fn.args
         params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
         body = fn.body if isinstance(fn.body, list) else [fn.body]
         globals_, nonlocals = _declarations(body)
-        return cls(fn, frozenset(a.id for a in params), globals_, nonlocals)
+        return cls(fn, frozenset(a.id for a in params), globals_, nonlocals, walrus=walrus)
 
     @property
     def captured(self) -> frozenset[str]:
@@ -294,11 +313,31 @@ class Activity:
         return self._captured
 
     def effects(self, node: gast.AST) -> Effects:
-        """Reads and writes of a statement including everything nested in it."""
+        """Reads and writes of a statement including everything nested in it.
+
+        A compound statement's effects are put together from its parts' in
+        walk order, the statements among them memoised: asking for a loop and
+        then for each statement of its body walks every node once, not once
+        per enclosing statement.
+        """
         found = self._memo.get(node)
         if found is None:
-            found = self._memo[node] = expression_effects(node)
+            found = self._memo[node] = self._compound(node) if type(node) in _COMPOUND else expression_effects(node)
         return found
+
+    def _compound(self, node: gast.AST) -> Effects:
+        reads: set[str] = set()
+        writes: set[str] = set()
+        maybe: set[str] = set()
+        for name in CHILD_FIELDS[type(node)]:
+            value = getattr(node, name, None)
+            for part in value if type(value) is list else (value,):
+                if isinstance(part, gast.AST):
+                    found = self.effects(part) if isinstance(part, gast.stmt) or type(part) in _COMPOUND else expression_effects(part)
+                    reads |= found.reads
+                    maybe |= found.maybe_writes - writes  # as one walk: maybe only if not bound earlier
+                    writes |= found.writes
+        return Effects(frozenset(reads), frozenset(writes), frozenset(maybe))
 
     def modified(self, stmts: list[gast.stmt]) -> frozenset[str]:
         writes: set[str] = set()
@@ -317,7 +356,7 @@ class Activity:
                 writes |= found.writes
             else:
                 unknown.append(stmt)
-        return (frozenset(writes) | bound_names(unknown) | self.params) - self.globals - self.nonlocals
+        return (frozenset(writes) | bound_names(unknown, self.walrus) | self.params) - self.globals - self.nonlocals
 
 
 def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:
@@ -336,7 +375,7 @@ def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]
         elif cls is gast.Nonlocal:
             nonlocals.update(node.names)
         elif cls not in _SCOPES:
-            for name in _BLOCKS:
+            for name in BLOCK_FIELDS[cls]:
                 block = getattr(node, name, None)
                 if type(block) is list:
                     stack.extend(block)

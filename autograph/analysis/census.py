@@ -36,6 +36,7 @@ _TRIGGERS = {
     gast.Continue: "continue",
     gast.IfExp: "if_exp",
     gast.BoolOp: "logical",
+    gast.NamedExpr: "walrus",
 }
 # names (or attributes) a pass rewrites calls of: l.append(x), ag.set_loop_options(...)
 _TRIGGER_NAMES = frozenset({"append", "set_loop_options"})
@@ -58,10 +59,11 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
 
     `found` holds "return" when a return is not simply the last statement;
     "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
-    loop with an `else:`. `refused` and `functions` look only at `fn`'s own
+    loop with an `else:`; "walrus" for `:=`. `refused` and `functions` look only at `fn`'s own
     code (not inside nested functions, lambdas or classes), visited in the
     order of `unsupported.own_nodes`, so the first refused node is the one
-    `unsupported.check` reports.
+    `unsupported.check` reports. A plain name is never refused: names without
+    an annotation are counted where they are met, never put on the stack.
     """
     names: set[str] = set()
     found: set[str] = set()
@@ -121,7 +123,18 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
         for field in CHILD_FIELDS[kind]:
             value = getattr(node, field, None)
             if type(value) is list:
-                stack.extend([item for item in value if isinstance(item, gast.AST)])
+                for item in value:
+                    if type(item) is gast.Name and item.annotation is None:
+                        # the commonest node, counted here: nothing under it, nothing refused
+                        names.add(item.id)
+                        if item.id in _TRIGGER_NAMES:
+                            found.add(item.id)
+                    elif isinstance(item, gast.AST):
+                        stack.append(item)
+            elif type(value) is gast.Name and value.annotation is None:
+                names.add(value.id)
+                if value.id in _TRIGGER_NAMES:
+                    found.add(value.id)
             elif isinstance(value, gast.AST):
                 stack.append(value)
     if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):

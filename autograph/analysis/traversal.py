@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 import gast
 
-__all__ = ["CHILD_FIELDS", "Transformer", "child_fields", "iter_children", "statements", "walk"]
+__all__ = ["BLOCK_FIELDS", "CHILD_FIELDS", "Transformer", "child_fields", "iter_children", "statements", "walk"]
 
 # fields that never hold a statement or expression: operators, contexts and plain strings or numbers
 _LEAF_FIELDS = frozenset(
@@ -54,7 +54,7 @@ class _BlockFields(dict):
         return fields
 
 
-_BLOCK_FIELDS: dict[type, tuple[str, ...]] = _BlockFields()
+BLOCK_FIELDS: dict[type, tuple[str, ...]] = _BlockFields()
 
 
 def child_fields(cls: type) -> tuple[str, ...]:
@@ -104,7 +104,7 @@ def statements(block: list[gast.AST]) -> Iterator[gast.AST]:
     while stack:
         node = stack.pop()
         yield node
-        for field in _BLOCKS:
+        for field in BLOCK_FIELDS[type(node)]:
             inner = getattr(node, field, None)
             if type(inner) is list:
                 stack.extend(inner)
@@ -131,7 +131,7 @@ class Transformer(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
-        cls._fields_of = _BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
+        cls._fields_of = BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
         own_visit = cls.visit is not Transformer.visit
         cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
         cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)

@@ -30,12 +30,15 @@ from autograph.source.templates import replace
 __all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
 
 
-def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
-    """Names declared nonlocal somewhere inside `fn` that no function from there up to `fn` binds."""
+def unresolved_nonlocals(fn: gast.FunctionDef, walrus: bool = True) -> list[str]:
+    """Names declared nonlocal somewhere inside `fn` that no function from there up to `fn` binds.
+
+    `walrus=False` says `fn` holds no `:=` (`scope_names` then reads statements alone).
+    """
     missing: list[str] = []
 
     def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        scope = scope_names(node)
+        scope = scope_names(node, walrus)
         for name in sorted(scope.nonlocals - outer_locals):
             if name not in missing:
                 missing.append(name)
@@ -43,7 +46,7 @@ def unresolved_nonlocals(fn: gast.FunctionDef) -> list[str]:
         for child in reversed(scope.functions):  # last defined first: the order the inits are written in
             visit(child, visible)
 
-    top = scope_names(fn)
+    top = scope_names(fn, walrus)
     if _declared_nonlocal(fn.body) <= top.local | top.nonlocals:
         return missing  # every declaration finds `fn`'s own binding, whatever lies between
     for child in reversed(top.functions):
@@ -56,11 +59,11 @@ def _declared_nonlocal(block: list[gast.stmt]) -> set[str]:
     return {name for node in statements(block) if type(node) is gast.Nonlocal for name in node.names}
 
 
-def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> gast.FunctionDef:
+def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> gast.FunctionDef:
     """Bind, at the top of `fn`, the carried names that have no binding to resolve to."""
     if not generated:
         return fn
-    missing = unresolved_nonlocals(fn)
+    missing = unresolved_nonlocals(fn, walrus)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:

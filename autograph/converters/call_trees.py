@@ -98,7 +98,7 @@ def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Route the function's calls through converted_call (unless the conversion is not recursive)."""
     if not ctx.options.recursive:
         return node
-    local_names = Activity.of_function(node).local_names() if not isinstance(node, gast.Lambda) else frozenset(
+    local_names = Activity.of_function(node, ctx.walrus).local_names() if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
     _Calls(ctx, local_names).run(node)

@@ -54,6 +54,9 @@ class Context:
     generated: dict[int, gast.FunctionDef] = field(default_factory=dict)
     # id of a generated helper -> names it must keep local (hoisting may make the others nonlocal)
     private: dict[int, frozenset[str]] = field(default_factory=dict)
+    # whether the function may hold `:=` (the census says); without, the names a block binds
+    # are read off its statements and targets alone
+    walrus: bool = True
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

@@ -70,7 +70,7 @@ class _Hoister:
                 names.add(stmt.name)
             else:
                 others.append(stmt)
-        return frozenset((names | bound_names(others)) - declared)
+        return frozenset((names | bound_names(others, self.ctx.walrus)) - declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
@@ -94,7 +94,8 @@ class _Hoister:
             if not movable:
                 break
             moved += movable
-            staying = [s for s in staying if not any(s is m for m in movable)]
+            leaving = {id(m) for m in movable}
+            staying = [s for s in staying if id(s) not in leaving]
         if moved:
             fn.body = self._share(fn, shared, staying) or [gast.Pass()]
         return moved

@@ -51,7 +51,7 @@ class _Appends(Transformer):
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Rewrite `l.append(x)` statements of local lists."""
-    local_names = Activity.of_function(node).local_names()
+    local_names = Activity.of_function(node, ctx.walrus).local_names()
     transformer = _Appends(local_names)
     node.body = [transformer.visit(stmt) for stmt in node.body]
     return node

@@ -8,8 +8,9 @@
     '''
     replace(LOOP, loop_body="loop_body_1", state=["x"], body=stmts, ...)
 
-A template is parsed once and cached; `replace` builds a fresh tree from it,
-substituting placeholders as it goes:
+A template is parsed once and its builder cached (the `_BUILDERS` most
+recently used); `replace` builds a fresh tree from it, substituting
+placeholders as it goes:
   - a name given a `str` is renamed (names, def names, arguments, nonlocal lists),
   - a name given a gast expression is replaced by that node (its ctx fixed),
   - a statement that is a bare placeholder given a list of statements is spliced,
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
 import gast
 
@@ -57,7 +58,6 @@ def _plan(node: gast.AST) -> tuple:
     return cls, isinstance(node, (gast.stmt, gast.expr)), name_id, tuple(fields), node
 
 
-@cache
 def _parse(template: str) -> tuple[tuple, ...]:
     return tuple(_plan(stmt) for stmt in gast.parse(textwrap.dedent(template)).body)
 
@@ -86,7 +86,14 @@ def _location(loc: gast.AST | None) -> dict:
     return {attr: getattr(loc, attr, None) for attr in _LOCATION}
 
 
-@cache
+# builders kept, least recently used dropped first: the converters' own templates are
+# fewer than a hundred, but those naming a carried attribute or subscript (`self.x`,
+# `a[0]`) are one per such name, so a long-running process converting much code would
+# otherwise keep one per name it ever met
+_BUILDERS = 512
+
+
+@lru_cache(maxsize=_BUILDERS)
 def _builder(template: str) -> Callable[[dict, dict], list[gast.stmt]]:
     """The template's plans turned into one Python function that builds a fresh copy.
 

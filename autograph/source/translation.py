@@ -3,9 +3,14 @@
 The result is node for node what `gast.ast_to_gast` builds (same classes,
 fields and locations; a parameter is a `Name` in `Param` context, an except
 handler's name a `Name`, defs and classes get empty `type_params`), built
-without a visitor's per-node method lookup and keyword-argument calls:
-each `ast` class is planned once (its gast class, fields and location
-attributes) and every node is filled straight into its new `__dict__`.
+without a visitor's per-node method lookup and keyword-argument calls.
+
+Most gast classes have the fields of the `ast` class of the same name and
+the same layout, so a node becomes its gast counterpart in place: its class
+is changed and its children translated, nothing copied. Only what gast spells
+differently is made anew: parameters, except handlers' names, defs and
+classes, and the contexts and operators `ast` shares between all nodes
+(one `Load()` for the whole tree), which gast nodes each own.
 
 On Pythons whose `ast` differs further from gast (3.12 and later: type
 parameters) `gast.ast_to_gast` itself does the work.
@@ -21,7 +26,6 @@ import gast
 
 __all__ = ["to_gast"]
 
-_MISSING = object()
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 _AST = ast.AST
 
@@ -51,29 +55,26 @@ def _node(node: ast.AST) -> gast.AST | None:
 
 
 def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
-    """The translation of an `ast` class gast spells the same way: same fields, same location."""
+    """The translation of an `ast` class gast spells the same way: the node itself, retyped."""
     target = getattr(gast, cls.__name__, None)
     fields = cls._fields
-    attributes = cls._attributes
+    if target is None:
+        return lambda node: None  # not part of gast's tree (as gast drops it)
+    if not fields and not cls._attributes:
+        return lambda node: target.__new__(target)  # a context or operator: ast shares one, gast nodes own theirs
 
-    def translate(node: ast.AST) -> gast.AST | None:
-        if target is None:
-            return None  # not part of gast's tree (as gast drops it)
-        new = target.__new__(target)
-        slots = new.__dict__
+    def translate(node: ast.AST) -> gast.AST:
+        slots = node.__dict__
         for field in fields:
-            value = getattr(node, field, _MISSING)
+            value = slots.get(field)
             if type(value) is list:
-                slots[field] = [_node(v) if isinstance(v, _AST) else v for v in value]
+                for i, item in enumerate(value):
+                    if isinstance(item, _AST):
+                        value[i] = _node(item)
             elif isinstance(value, _AST):
                 slots[field] = _node(value)
-            elif value is not _MISSING:
-                slots[field] = value
-        for attr in attributes:
-            value = getattr(node, attr, _MISSING)
-            if value is not _MISSING:
-                slots[attr] = value
-        return new
+        node.__class__ = target
+        return node
 
     return translate
 
@@ -82,14 +83,12 @@ def _name(node: ast.Name) -> gast.Name:
     context = _CONTEXTS.get(type(node.ctx))
     if context is None or node.lineno is None or node.col_offset is None:
         return _locate(gast.Name(node.id, _node(node.ctx), None, None), node)
-    # the commonest node: its __dict__ written at once, as gast.Name(...) and _locate fill it
-    new = _NAME.__new__(_NAME)
-    new.__dict__ = {
-        "id": node.id, "ctx": context.__new__(context), "annotation": None, "type_comment": None,
-        "lineno": node.lineno, "col_offset": node.col_offset,
-        "end_lineno": node.end_lineno, "end_col_offset": node.end_col_offset,
-    }
-    return new
+    # the commonest node, retyped in place with the fields gast adds
+    slots = node.__dict__
+    slots["ctx"] = context.__new__(context)
+    slots["annotation"] = slots["type_comment"] = None
+    node.__class__ = _NAME
+    return node
 
 
 _NAME = gast.Name
@@ -131,7 +130,7 @@ _TRANSLATORS: dict[type, Callable[[ast.AST], gast.AST | None]] = {
 
 
 def to_gast(tree: ast.AST) -> gast.AST:
-    """The gast tree of `tree` (a new tree; `tree` is left as it is)."""
+    """The gast tree of `tree`, made mostly of `tree`'s own nodes: `tree` is used up."""
     if sys.version_info >= (3, 12):
         return gast.ast_to_gast(tree)
     return _node(tree)

@@ -145,3 +145,13 @@ def test_a_plain_function_skips_the_passes_with_nothing_to_do():
     assert pipeline._needed_passes(fn) == [pipeline.call_trees]
     early = gast.parse("def f(x):\n    if x:\n        return 1\n    return x + 1\n").body[0]
     assert pipeline._needed_passes(early) == [pipeline.return_statements, pipeline.logical_expressions, pipeline.call_trees]
+
+
+def test_one_name_unpackings_are_parenthesised_line_by_line():
+    from autograph.pipeline import _one_name_unpackings
+
+    text = "def f():\n    x, = vars_\n    y, = 1\n    a, b = c\n    z, = w, = v\n    s = 'x, = y'"
+    assert _one_name_unpackings(text) == (
+        "def f():\n    (x,) = vars_\n    (y,) = 1\n    a, b = c\n    z, = w, = v\n    s = 'x, = y'"
+    )
+    assert _one_name_unpackings("x = 1") == "x = 1"

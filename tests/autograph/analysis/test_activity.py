@@ -106,3 +106,29 @@ def test_scope_names_agree_with_activity_and_list_direct_functions():
     assert scope.local == activity.local_names() == {"a", "rest", "b", "g", "C", "h"}
     assert scope.nonlocals == activity.nonlocals == {"n"}
     assert [d.name for d in scope.functions] == ["g", "h"]
+
+
+def test_compound_effects_put_together_from_parts_equal_one_walk():
+    f = fn(
+        "def f(a, xs):\n"
+        "    if a:\n"
+        "        b = a and (c := 1)\n"
+        "        c = 2\n"
+        "    for x in xs:\n"
+        "        c = 1\n"
+        "        y = a or (c := x)\n"
+        "    try:\n"
+        "        z = 1\n"
+        "    except E as e:\n"
+        "        w = e and (v := 2)\n"
+        "    with g() as h:\n"
+        "        del h\n"
+    )
+    for order in (f.body, list(reversed(f.body))):
+        activity = Activity.of_function(f)
+        for stmt in order:
+            assert activity.effects(stmt) == expression_effects(stmt)
+    activity = Activity.of_function(f)
+    assert activity.effects(f.body[0]).maybe_writes == {"c"}  # bound only conditionally first
+    assert activity.effects(f.body[1]).maybe_writes == frozenset()  # bound before the conditional
+    assert activity.effects(f.body[2]).maybe_writes == {"v"}

@@ -44,3 +44,13 @@ def test_location_comes_from_loc():
     expr = replace_expr("ag__.not_(a)", user, a="flag")
     assert expr.lineno == 3
     assert expr.func.lineno == 3
+
+
+def test_the_builder_cache_is_bounded():
+    from autograph.source import templates
+
+    for i in range(templates._BUILDERS + 10):
+        replace_expr(f"ag__.value_or_undefined(lambda: self.attr_{i}, text)", text=gast.Constant(value="x", kind=None))
+    assert templates._builder.cache_info().currsize == templates._BUILDERS
+    (new,) = replace("x = 1")
+    assert isinstance(new, gast.Assign)
