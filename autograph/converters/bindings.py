@@ -71,11 +71,11 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
             inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=text)
         start = 1 if _has_docstring(fn) else 0
         fn.body[start:start] = inits
-    trim_nonlocals(fn, generated)
+    trim_nonlocals(fn, generated, walrus)
     return fn
 
 
-def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef]) -> None:
+def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> None:
     """Each generated helper declares nonlocal only the names it binds itself.
 
     Control flow declares every carried name in each helper; once hoisting has
@@ -84,7 +84,8 @@ def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef])
     binds `i`). A name a helper reads but never binds resolves to the same
     enclosing binding without the declaration, and a call copies one closure
     cell fewer per name, which a Python-mode loop pays on every iteration.
-    Runs after the bindings are added, which look at every declaration.
+    Runs after the bindings are added, which look at every declaration;
+    `walrus=False` says `fn` holds no `:=` (see `bound_names`).
     """
     for node in statements(fn.body):
         if type(node) is not gast.FunctionDef or id(node) not in generated:
@@ -92,7 +93,7 @@ def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef])
         head = node.body[0]
         if type(head) is not gast.Nonlocal:
             continue
-        bound = bound_names(node.body[1:])
+        bound = bound_names(node.body[1:], walrus)
         kept = [name for name in head.names if name in bound]
         if kept:
             head.names = kept
