@@ -444,6 +444,39 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return j
         """,
         [([], 1), ([], 0), ([0], 1), ([0, 0], 2)],
+    ),    # A context manager that swallows an exception raised before a continue
+    # (or break) at the end of its body: the code after the with runs, so the
+    # flag reset at the top of the iteration is not a dead store.
+    (
+        """
+        class Swallow:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                print("exit", exc[0] is not None)
+                return True
+
+        def f(n):
+            r = 0
+            for i in range(n):
+                with Swallow():
+                    r += 1
+                    if i == 1:
+                        1 // 0
+                    continue
+                r += 100
+            j = 0
+            while j < n:
+                j += 1
+                with Swallow():
+                    if j == 1:
+                        raise MyError(j)
+                    break
+                r += 1000
+            return r
+        """,
+        [(0,), (1,), (3,)],
     ),
 ]
 
