@@ -103,16 +103,19 @@ class StatementWriter:
             ("assert", 1),
             ("del", 1 * (not where.in_loop and not where.in_helper
                          and (where.depth == 0 or "del_in_blocks" not in self.skip))),
-            ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
+            ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
             ("setitem", 2 * ("subscripts" not in self.skip)),
             ("try", 2 * compound * ("try" not in self.skip)),
+            ("with", 1 * compound * ("with" not in self.skip)),
             ("closure", 1 * (not where.in_helper and "closures" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
         if kind == "try":
             return self.try_(indent, scope, where)
+        if kind == "with":
+            return self.with_(indent, scope, where)
         if kind == "for":
             return self.for_(indent, scope, where)
         if kind == "while":
@@ -280,13 +283,30 @@ class StatementWriter:
             self.block(indent + 1, scope, where.nested(may_leave=False), ex.num(1, 2))
         return False
 
+    def with_(self, indent: int, scope: Scope, where: Where) -> bool:
+        """A with statement on the prelude's `Ctx`, which may swallow what its
+        body raises: control may then go on after the with from any point of
+        the body, so a name the body binds is only maybe bound after it."""
+        ex = self.ex
+        swallow = ex.pick(["True", "False", ex.bool_(scope, 1)])
+        header = f"with Ctx({ex.int_(scope, 1)}, {swallow})"
+        if ex.chance(50):
+            target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
+            header += f" as {target}"
+            scope.bind(target)
+        self.emit(indent, f"{header}:")
+        body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
+        self._merge(scope, [(body, False), (scope.copy(), False)])
+        return False
+
     def for_(self, indent: int, scope: Scope, where: Where) -> bool:
         ex = self.ex
         ints = [n for n in where.assignable if kind_of(n) == "int"]
         target = ex.pick(ints)
         lists = sorted(n for n in scope.defined if kind_of(n) == "list")
         form = ex.weighted([("range", 4), ("list", 3 * bool(lists)), ("tuple", 2),
-                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists))])
+                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists)),
+                            ("generator", 1), ("genexp", 1 * bool(lists))])
         iterated = where.iterated
         if form == "range":
             bound = ex.pick([str(ex.num(0, 4)), f"min({ex.int_(scope, 1)}, 4)"])
@@ -294,6 +314,12 @@ class StatementWriter:
                                 f"range({ex.num(3, 5)}, {ex.num(-1, 1)}, -1)"])
         elif form == "tuple":
             iterable = f"({', '.join(ex.int_(scope, 1) for _ in range(ex.num(1, 3)))},)"
+        elif form == "generator":
+            iterable = f"countdown(min({ex.int_(scope, 1)}, 4))"
+        elif form == "genexp":  # reads its free name lazily, at each step of the loop
+            source = ex.pick(lists)
+            iterated = iterated | {source}
+            iterable = f"(v + {ex.int_(scope, 0)} for v in {source}[:3])"
         else:
             source = ex.pick(lists)
             iterated = iterated | {source}
