@@ -2,7 +2,7 @@
 
     census (one walk: names, pass triggers, syntax checks)
     -> nested functions (each converted on its own)
-    -> directives, lists, asserts -> break, continue, return  (bindings change)
+    -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
     -> analyses (once) -> control flow -> hoisting, bindings
 
@@ -41,6 +41,7 @@ from autograph.converters import (
     continue_statements,
     control_flow,
     directives,
+    finally_jumps,
     guards,
     hoisting,
     lists,
@@ -160,6 +161,7 @@ def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[t
         (directives, "set_loop_options" in found),
         (lists, "append" in found),
         (asserts, "assert" in found),
+        (finally_jumps, jumps and "finally" in found),
         (break_statements, "break" in found or "loop_else" in found),
         (continue_statements, "continue" in found),
         (return_statements, "return" in found),

@@ -477,6 +477,31 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return r
         """,
         [(0,), (1,), (3,)],
+    ),    # A break, continue or return in a finally block drops the exception in
+    # flight; lowered to flags, the block ended normally and it went on.
+    (
+        """
+        def f(n):
+            out = []
+            for i in range(n):
+                try:
+                    if i == 1:
+                        raise MyError(i)
+                    if i == 2:
+                        out.append(1 // 0)
+                finally:
+                    if i == 2:
+                        break
+                    continue
+            try:
+                if n > 1:
+                    raise ValueError(n)
+            finally:
+                if n > 2:
+                    return out, n
+            return out
+        """,
+        [(0,), (2,), (3,)],
     ),
 ]
 

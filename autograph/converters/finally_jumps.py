@@ -1,0 +1,130 @@
+"""finally_jumps: a jump out of a `finally:` block cancels the exception in flight.
+
+Python drops the pending exception when a `finally:` block ends in `break`,
+`continue` or `return`. Once the jump passes have lowered those jumps into
+flags, the block ends normally and the exception would go on, so such a try
+first catches the exception itself, and raises it again after the statement
+unless a jump ran:
+
+    for x in xs:                        for x in xs:
+        try:                                finally_error = None
+            body                            try:
+        finally:                                body
+            if x < 0:            ->         except BaseException as caught:
+                break                           finally_error = caught
+            log(x)                          finally:
+                                                if x < 0:
+                                                    finally_error = None
+                                                    break
+                                                log(x)
+                                            if finally_error is not None:
+                                                raise finally_error
+
+A try with handlers keeps them on an inner try, so the catch-all sees only
+what they let through. Runs before the jump passes, which lower the jumps.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.analysis.traversal import Transformer
+from autograph.converters.context import Context
+from autograph.source.origins import inherit_location
+from autograph.source.templates import replace
+
+__all__ = ["transform", "jumps_out"]
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+_LOOPS = (gast.For, gast.While, gast.AsyncFor)
+
+
+def jumps_out(block: list[gast.stmt], in_loop: bool = False) -> list[gast.stmt]:
+    """The jumps of `block` that leave it: every return, and the break/continue of no loop inside it."""
+    found: list[gast.stmt] = []
+    for stmt in block:
+        if isinstance(stmt, _SCOPES):
+            continue
+        if isinstance(stmt, gast.Return) or (isinstance(stmt, (gast.Break, gast.Continue)) and not in_loop):
+            found.append(stmt)
+        inner_loop = in_loop or isinstance(stmt, _LOOPS)
+        for field in ("body", "orelse", "finalbody"):
+            nested = getattr(stmt, field, None)
+            if isinstance(nested, list):
+                # a loop's else: runs after the loop, so its jumps are the enclosing code's
+                found += jumps_out(nested, in_loop if field == "orelse" else inner_loop)
+        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+            found += jumps_out(child.body, in_loop)
+    return found
+
+
+class _FinallyJumps(Transformer):
+    statements_only = True
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node: gast.FunctionDef) -> gast.FunctionDef:
+        return node  # nested functions are converted on their own
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    def visit_Try(self, node: gast.Try) -> gast.AST | list[gast.stmt]:
+        self.generic_visit(node)
+        jumps = jumps_out(node.finalbody) if node.finalbody else []
+        if not jumps:
+            return node
+        error = self.ctx.namespace.new("finally_error")
+        caught = self.ctx.namespace.new("caught")
+        for jump in jumps:
+            _insert_before(node.finalbody, jump, replace("error = None", jump, error=error))
+        body = node.body
+        if node.handlers or node.orelse:
+            inner = gast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])
+            body = [gast.copy_location(inner, node)]
+        code = replace(
+            """
+            error = None
+            try:
+                body
+            except BaseException as caught:
+                error = caught
+            finally:
+                finalbody
+            if error is not None:
+                raise error
+            """,
+            node,
+            error=error,
+            caught=caught,
+            body=body,
+            finalbody=node.finalbody,
+        )
+        inherit_location(code, node)
+        return code
+
+
+def _insert_before(block: list[gast.stmt], target: gast.stmt, new: list[gast.stmt]) -> bool:
+    """Put `new` right before `target`, wherever in `block` it is nested."""
+    for index, stmt in enumerate(block):
+        if stmt is target:
+            block[index:index] = new
+            return True
+        if isinstance(stmt, _SCOPES):
+            continue
+        inner = [getattr(stmt, f, None) for f in ("body", "orelse", "finalbody")]
+        inner += [child.body for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ()]
+        if any(isinstance(b, list) and _insert_before(b, target, new) for b in inner):
+            return True
+    return False
+
+
+def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
+    """Make the jumps out of the function's `finally:` blocks drop the exception in flight."""
+    transformer = _FinallyJumps(ctx)
+    node.body = [s for stmt in node.body for s in _as_list(transformer.visit(stmt))]
+    return node
+
+
+def _as_list(result: gast.AST | list) -> list:
+    return result if isinstance(result, list) else [result]
