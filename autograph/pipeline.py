@@ -136,6 +136,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         ctx.namespace = Namespace(census.names)
     for converter in _needed_passes(fn, census):
         converter.transform(fn, ctx)
+    if ctx.finally_jumps:
+        finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)

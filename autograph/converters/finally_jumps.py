@@ -22,18 +22,24 @@ unless a jump ran:
 
 A try with handlers keeps them on an inner try, so the catch-all sees only
 what they let through. Runs before the jump passes, which lower the jumps.
+
+Such a jump also cancels a return, break or continue pending from the try's
+body: once the jump passes have run, `cancel_pending` clears, before each
+`finally_error = None`, the flags the body's lowered jumps may have set
+(`do_return = False` when the finally block continues a loop the body
+returned from), so that only the finally block's own jump stays.
 """
 
 from __future__ import annotations
 
 import gast
 
-from autograph.analysis.traversal import Transformer
+from autograph.analysis.traversal import Transformer, statements
 from autograph.converters.context import Context
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
-__all__ = ["transform", "jumps_out"]
+__all__ = ["transform", "jumps_out", "cancel_pending"]
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
@@ -76,8 +82,11 @@ class _FinallyJumps(Transformer):
             return node
         error = self.ctx.namespace.new("finally_error")
         caught = self.ctx.namespace.new("caught")
+        resets: list[gast.stmt] = []
         for jump in jumps:
-            _insert_before(node.finalbody, jump, replace("error = None", jump, error=error))
+            reset = replace("error = None", jump, error=error)
+            _insert_before(node.finalbody, jump, reset)
+            resets.append(reset[0])
         body = node.body
         if node.handlers or node.orelse:
             inner = gast.Try(body=node.body, handlers=node.handlers, orelse=node.orelse, finalbody=[])
@@ -101,7 +110,21 @@ class _FinallyJumps(Transformer):
             finalbody=node.finalbody,
         )
         inherit_location(code, node)
+        # the new try's body, handler and else hold the jumps the finally block's jumps cancel
+        self.ctx.finally_jumps += [(reset, code[1]) for reset in resets]
         return code
+
+
+def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
+    """After the jump passes: a jump out of a finally block clears the flags its try's body may have set."""
+    set_true = {id(s) for s in ctx.flag_stores if isinstance(s.value, gast.Constant) and s.value.value is True}
+    for reset, try_ in ctx.finally_jumps:
+        blocks = [try_.body, try_.orelse, *(handler.body for handler in try_.handlers)]
+        flags = sorted({
+            stmt.targets[0].id for block in blocks for stmt in statements(block) if id(stmt) in set_true
+        })
+        clears = [s for flag in flags for s in replace("flag = False", reset, flag=flag)]
+        _insert_before(fn.body, reset, clears)  # before the jump's own flag, which may be one of them
 
 
 def _insert_before(block: list[gast.stmt], target: gast.stmt, new: list[gast.stmt]) -> bool:

@@ -502,6 +502,24 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return out
         """,
         [(0,), (2,), (3,)],
+    ),    # Such a jump also cancels a return, break or continue pending from the
+    # try body: the body's lowered flags are cleared.
+    (
+        """
+        def f(n):
+            for i in range(n):
+                try:
+                    if i == 2:
+                        break
+                    return i
+                finally:
+                    if i < 1:
+                        continue
+            else:
+                return -1
+            return -2
+        """,
+        [(0,), (1,), (2,), (3,)],
     ),
 ]
 

@@ -76,8 +76,27 @@ def returning(n):
     return 0
 
 
+def cancelling(n):
+    out = []
+    for i in range(n):
+        try:
+            if i % 2:
+                continue
+            if i == 4:
+                break
+            out.append(i)
+        finally:
+            if i == 3:
+                break  # noqa: B012 - cancels the pending continue
+            if i == 4:
+                continue  # noqa: B012 - cancels the pending break
+    return out
+
+
 def test_jumps_in_finally_match_python():
     for n in (0, 2, 4):
         assert_same(swallowing, n)
     for n in (0, 1, 2):
         assert_same(returning, n)
+    for n in range(7):
+        assert_same(cancelling, n)
