@@ -101,7 +101,8 @@ _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
                       "jump_in_loop_else", "global", "attributes", "subscripts", "try",
-                      "del_in_blocks", "closures", "loops_in_try", "with"})
+                      "del_in_blocks", "closures", "loops_in_try", "with",
+                      "jump_in_finally"})
 
 
 def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:

@@ -261,8 +261,9 @@ class StatementWriter:
 
     def try_(self, indent: int, scope: Scope, where: Where) -> bool:
         """try with one or two handlers, an optional else and an optional
-        finally (which never jumps out). A name the body or a handler binds
-        is only maybe bound after: the body may have raised early."""
+        finally (which may jump out: return, raise, break, continue). A name
+        the body or a handler binds is only maybe bound after: the body may
+        have raised early."""
         ex = self.ex
         self.emit(indent, "try:")
         body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
@@ -280,7 +281,9 @@ class StatementWriter:
         self._merge(scope, [(branch, False) for branch in branches])
         if self.budget > 1 and ex.chance(40):
             self.emit(indent, "finally:")
-            self.block(indent + 1, scope, where.nested(may_leave=False), ex.num(1, 2))
+            # a jump out of the finally block drops the exception or jump in flight
+            leave = where.may_leave and "jump_in_finally" not in self.skip and ex.chance(40)
+            self.block(indent + 1, scope, where.nested(may_leave=leave), ex.num(1, 2))
         return False
 
     def with_(self, indent: int, scope: Scope, where: Where) -> bool:

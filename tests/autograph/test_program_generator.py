@@ -69,6 +69,9 @@ def _features(source: str) -> set[str]:
             found |= {name for name, block in (("try else", node.orelse), ("finally", node.finalbody))
                       if block}
             found |= {"except as" for handler in node.handlers if handler.name}
+            if any(isinstance(n, (ast.Return, ast.Break, ast.Continue))
+                   for stmt in node.finalbody for n in ast.walk(stmt)):
+                found.add("jump in finally")
         if isinstance(node, ast.For) and "." in ast.unparse(node.target):
             found.add("attribute as loop target")
         if isinstance(node, (ast.For, ast.While)) and any(
@@ -103,7 +106,7 @@ def test_programs_use_every_construct():
                                    "attribute assignment", "item assignment",
                                    "attribute as loop target", "try else", "finally",
                                    "except as", "starred target", "chained assignment",
-                                   "local function in a loop"}
+                                   "local function in a loop", "jump in finally"}
     assert expected - seen == set()
 
 
