@@ -520,6 +520,35 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return -2
         """,
         [(0,), (1,), (2,), (3,)],
+    ),    # An exception out of a loop over a generator: the loop lets go of the
+    # generator on the way out, so its finally block prints before the
+    # handler runs (for_stmt's frame, kept by the traceback, held it).
+    (
+        """
+        def f(n):
+            s = 0
+            try:
+                for v in countdown(n):
+                    if v == 2:
+                        raise MyError(v)
+                    s += v
+            except MyError:
+                print("caught")
+            return s
+        """,
+        [(0,), (4,)],
+    ),
+    # The same when a with statement's context manager takes the exception
+    # (fuzz seed 90210).
+    (
+        """
+        def f(n):
+            with Ctx(n, True):
+                for v in countdown(n):
+                    assert log('c', v < 3)
+            return n
+        """,
+        [(0,), (4,)],
     ),
 ]
 
