@@ -136,7 +136,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         ctx.namespace = Namespace(census.names)
     for converter in _needed_passes(fn, census):
         converter.transform(fn, ctx)
-    if ctx.finally_jumps:
+    if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
@@ -148,6 +148,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
 
 # what the jump passes lower into ifs and flags
 _JUMPS = frozenset({"break", "continue", "return", "loop_else"})
+# what runs code while a jump leaves it, which may jump or raise and so cancel the jump
+_EXITS = frozenset({"finally", "with"})
 
 
 def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[types.ModuleType]:

@@ -58,7 +58,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
 
     `found` holds "return" when a return is not simply the last statement;
     "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
-    loop with an `else:`; "finally" for a try with a `finally:`. `refused` and `functions` look only at `fn`'s own
+    loop with an `else:`; "finally" for a try with a `finally:`; "with". `refused` and `functions` look only at `fn`'s own
     code (not inside nested functions, lambdas or classes), visited in the
     order of `unsupported.own_nodes`, so the first refused node is the one
     `unsupported.check` reports.
@@ -103,6 +103,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
         elif kind is gast.Try:
             if node.finalbody:
                 found.add("finally")
+        elif kind is gast.With:
+            found.add("with")
         elif kind in _DEFINITIONS:
             names.add(node.name)
             if is_own and kind is gast.FunctionDef:

@@ -27,7 +27,9 @@ Such a jump also cancels a return, break or continue pending from the try's
 body: once the jump passes have run, `cancel_pending` clears, before each
 `finally_error = None`, the flags the body's lowered jumps may have set
 (`do_return = False` when the finally block continues a loop the body
-returned from), so that only the finally block's own jump stays.
+returned from), so that only the finally block's own jump stays. An
+exception raised while a jump leaves (by a finally block or an `__exit__`)
+cancels the jump as well: the handlers that may catch it clear its flags.
 """
 
 from __future__ import annotations
@@ -116,15 +118,44 @@ class _FinallyJumps(Transformer):
 
 
 def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
-    """After the jump passes: a jump out of a finally block clears the flags its try's body may have set."""
+    """After the jump passes: clear the flags of jumps that a later jump or an exception cancels.
+
+    A jump out of a finally block clears the flags its try's body may have
+    set. An exception raised after a jump started (by a finally block or an
+    `__exit__` on its way out) cancels it too: a handler that catches it
+    clears, first thing, the flags set under the try/finally and with
+    statements of its try's body.
+    """
     set_true = {id(s) for s in ctx.flag_stores if isinstance(s.value, gast.Constant) and s.value.value is True}
     for reset, try_ in ctx.finally_jumps:
         blocks = [try_.body, try_.orelse, *(handler.body for handler in try_.handlers)]
-        flags = sorted({
-            stmt.targets[0].id for block in blocks for stmt in statements(block) if id(stmt) in set_true
-        })
-        clears = [s for flag in flags for s in replace("flag = False", reset, flag=flag)]
+        clears = _clears(_flags_set(blocks, set_true), reset)
         _insert_before(fn.body, reset, clears)  # before the jump's own flag, which may be one of them
+    for try_ in statements(fn.body):
+        if isinstance(try_, gast.Try) and try_.handlers:
+            exiting = [s for s in statements(try_.body) if isinstance(s, gast.With) or _has_finally(s)]
+            flags = _flags_set([s.body + _others(s) for s in exiting], set_true)
+            for handler in try_.handlers if flags else ():
+                handler.body[:0] = _clears(flags, handler)
+
+
+def _has_finally(stmt: gast.stmt) -> bool:
+    return isinstance(stmt, gast.Try) and bool(stmt.finalbody)
+
+
+def _others(stmt: gast.stmt) -> list[gast.stmt]:
+    """A try's statements besides its body (handlers and else), which run before its finally block."""
+    if not isinstance(stmt, gast.Try):
+        return []
+    return [s for handler in stmt.handlers for s in handler.body] + stmt.orelse
+
+
+def _flags_set(blocks: list[list[gast.stmt]], set_true: set[int]) -> list[str]:
+    return sorted({stmt.targets[0].id for block in blocks for stmt in statements(block) if id(stmt) in set_true})
+
+
+def _clears(flags: list[str], loc: gast.AST) -> list[gast.stmt]:
+    return [s for flag in flags for s in replace("flag = False", loc, flag=flag)]
 
 
 def _insert_before(block: list[gast.stmt], target: gast.stmt, new: list[gast.stmt]) -> bool:

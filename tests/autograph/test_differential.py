@@ -549,6 +549,62 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return n
         """,
         [(0,), (4,)],
+    ),    # An exception raised by a finally block (or an __exit__) while a return,
+    # break or continue leaves cancels the jump: the handler that catches it
+    # clears the jump's flag (fuzz seed 31337).
+    (
+        """
+        def f(i, j):
+            w0 = 0
+            while w0 < 1 and ((n := j) != 1):
+                w0 += 1
+                xs = list(range(0))
+                i = int((0.5) / (i))
+                try:
+                    zs = list(xs)
+                    try:
+                        return i
+                    except ZeroDivisionError:
+                        i = -2 + (-2)
+                        i = -2
+                    else:
+                        i = -i + (-2)
+                        i = -2
+                    finally:
+                        i //= i
+                    i = -2
+                except ZeroDivisionError:
+                    i = -2
+            return -2
+        """,
+        [(1, 0)],
+    ),
+    (
+        """
+        class Raising:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                raise KeyError
+
+        def f(n):
+            out = []
+            for i in range(n):
+                try:
+                    with Raising():
+                        if i == 1:
+                            break
+                        if i == 2:
+                            continue
+                        if i == 3:
+                            return out
+                        out.append(i)
+                except KeyError:
+                    out.append(-i)
+            return out
+        """,
+        [(0,), (2,), (5,)],
     ),
 ]
 
