@@ -12,7 +12,7 @@ used to be its own walk; one walk answers all four.
     census.refused     # the first refused node of fn's own code, or None
     census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
     census.branches    # whether fn's own code holds an if, while or for
-    census.scopes      # whether fn's own code defines a function, lambda or class
+    census.scopes      # whether fn's own code defines a function, lambda, class or generator expression
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from autograph.analysis.traversal import CHILD_FIELDS
 
 __all__ = ["Census", "take_census"]
 
-_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
+# a generator expression is one too: it reads its free names later, as a closure does
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.GeneratorExp})
 _DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
 _BRANCHES = frozenset({gast.If, gast.While, gast.For})
 # node classes a rewrite pass acts on, by the name the pipeline knows the pass's trigger as

@@ -605,6 +605,38 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return out
         """,
         [(0,), (2,), (5,)],
+    ),    # A generator expression reads its free names lazily, like a closure: a
+    # loop over one that rebinds such a name must rebind the function's own
+    # (the loop body took the target as its parameter; fuzz seed 4242).
+    (
+        """
+        def f(xs, ys):
+            if -2.0 < -1:
+                with Ctx(-2, True) as i:
+                    for i in (v + i for v in xs[:3]):
+                        print('p1', i)
+            elif 0.5 < -2:
+                i = -2
+            i = -2
+            return -2
+        """,
+        [([], []), ([1, 0], [])],
+    ),
+    (
+        """
+        def f(xs):
+            out = []
+            k = 1
+            for k in (v * k for v in xs):
+                out.append(k)
+            n = 0
+            steps = (n for _ in range(3))
+            while n < 3:
+                n += 1
+                out.append(next(steps))
+            return out
+        """,
+        [([],), ([1, 2, 3],)],
     ),
 ]
 

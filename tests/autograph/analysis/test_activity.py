@@ -106,3 +106,9 @@ def test_scope_names_agree_with_activity_and_list_direct_functions():
     assert scope.local == activity.local_names() == {"a", "rest", "b", "g", "C", "h"}
     assert scope.nonlocals == activity.nonlocals == {"n"}
     assert [d.name for d in scope.functions] == ["g", "h"]
+
+
+def test_generator_expression_captures_its_free_names():
+    """A generator expression runs step by step, when its consumer asks: it reads like a closure."""
+    f = fn("def f(xs, k):\n    s = [v * t for v in xs]\n    for k in (v * k for v in xs):\n        pass\n")
+    assert Activity.of_function(f).captured == {"xs", "k"}
