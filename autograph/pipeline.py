@@ -2,7 +2,7 @@
 
     census (one walk: names, pass triggers, syntax checks)
     -> nested functions (each converted on its own)
-    -> directives, lists, asserts -> break, continue, return  (bindings change)
+    -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
     -> analyses (once) -> control flow -> hoisting, bindings
 
@@ -41,6 +41,7 @@ from autograph.converters import (
     continue_statements,
     control_flow,
     directives,
+    finally_jumps,
     guards,
     hoisting,
     lists,
@@ -136,6 +137,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         ctx.namespace = Namespace(census.names)
     for converter in _needed_passes(fn, census):
         converter.transform(fn, ctx)
+    if census.found & _EXITS and census.found & _JUMPS:
+        finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     control_flow.transform(fn, ctx, analyses)
@@ -146,6 +149,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
 
 # what the jump passes lower into ifs and flags
 _JUMPS = frozenset({"break", "continue", "return", "loop_else"})
+# what runs code while a jump leaves it, which may jump or raise and so cancel the jump
+_EXITS = frozenset({"finally", "with"})
 
 
 def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[types.ModuleType]:
@@ -161,6 +166,7 @@ def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[t
         (directives, "set_loop_options" in found),
         (lists, "append" in found),
         (asserts, "assert" in found),
+        (finally_jumps, jumps and "finally" in found),
         (break_statements, "break" in found or "loop_else" in found),
         (continue_statements, "continue" in found),
         (return_statements, "return" in found),

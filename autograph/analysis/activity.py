@@ -2,8 +2,9 @@
 
 Nested functions, lambdas, classes and comprehensions are scopes of their own:
 from outside they read their free names (at the point they are defined) and
-bind only their own name. Names a nested user function captures are recorded
-in `captured`, since a closure may read them at any later time.
+bind only their own name. Names a nested user function (or a generator
+expression) captures are recorded in `captured`, since a closure may read
+them at any later time.
 
     activity = Activity.of_function(fn)
     activity.effects(stmt)      # Effects(reads=..., writes=...) of the whole statement
@@ -190,6 +191,8 @@ class _Collector:
         self.writes |= walrus
         self.maybe_writes |= walrus
         self.captured |= inner.captured
+        if type(node) is gast.GeneratorExp:  # lazy: read at each step, whenever its consumer asks
+            self.captured |= inner.reads - targets
 
 
 def _walrus_targets(node: gast.AST) -> set[str]:

@@ -12,7 +12,7 @@ used to be its own walk; one walk answers all four.
     census.refused     # the first refused node of fn's own code, or None
     census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
     census.branches    # whether fn's own code holds an if, while or for
-    census.scopes      # whether fn's own code defines a function, lambda or class
+    census.scopes      # whether fn's own code defines a function, lambda, class or generator expression
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from autograph.analysis.traversal import CHILD_FIELDS
 
 __all__ = ["Census", "take_census"]
 
-_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
+# a generator expression is one too: it reads its free names later, as a closure does
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.GeneratorExp})
 _DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
 _BRANCHES = frozenset({gast.If, gast.While, gast.For})
 # node classes a rewrite pass acts on, by the name the pipeline knows the pass's trigger as
@@ -59,7 +60,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
 
     `found` holds "return" when a return is not simply the last statement;
     "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
-    loop with an `else:`; "walrus" for `:=`. `refused` and `functions` look only at `fn`'s own
+    loop with an `else:`; "walrus" for `:=`; "finally" for a try with a `finally:`; "with".
+    `refused` and `functions` look only at `fn`'s own
     code (not inside nested functions, lambdas or classes), visited in the
     order of `unsupported.own_nodes`, so the first refused node is the one
     `unsupported.check` reports. A plain name is never refused: names without
@@ -102,6 +104,11 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
         elif kind is gast.For or kind is gast.While:
             if node.orelse:
                 found.add("loop_else")
+        elif kind is gast.Try:
+            if node.finalbody:
+                found.add("finally")
+        elif kind is gast.With:
+            found.add("with")
         elif kind in _DEFINITIONS:
             names.add(node.name)
             if is_own and kind is gast.FunctionDef:

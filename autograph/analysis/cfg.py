@@ -159,7 +159,10 @@ class _Builder:
             effects = effects | expression_effects(item.context_expr) | expression_effects(item.optional_vars)
         node = self.node("stmt", stmt, effects, preds)
         self.entry_of[stmt] = node
-        return self._join(stmt, self.block(stmt.body, [node]))
+        first = len(self.nodes)
+        exits = self.block(stmt.body, [node])
+        # `__exit__` may swallow what any point of the body raises: control then goes on after the with
+        return self._join(stmt, exits + [node] + self.nodes[first:])
 
     def _Try(self, stmt: gast.Try, preds: list[CfgNode]) -> list[CfgNode]:
         start = self.node("join", stmt, Effects(), preds)

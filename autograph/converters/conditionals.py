@@ -21,9 +21,9 @@ import gast
 from autograph.converters.context import Context
 from autograph.converters.state import (
     StatePlan,
+    call_and_unbind,
     names_tuple,
     state_functions,
-    unbind_undefined,
     undefined_inits,
 )
 from autograph.source.templates import replace
@@ -88,7 +88,7 @@ def convert_if(
         code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = _load(helpers["else_body"])
     code += undefined_inits(plan, node)
-    code += replace(
+    call = replace(
         "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",
         node,
         test=node.test,
@@ -99,4 +99,4 @@ def convert_if(
         names=names_tuple(plan.names),
         nouts=gast.Constant(value=plan.nouts, kind=None),
     )
-    return code + unbind_undefined(plan, node)
+    return code + call_and_unbind(plan, call, node)

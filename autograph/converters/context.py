@@ -48,6 +48,8 @@ class Context:
     indent: int = 0
     # flag assignments made by jump lowering; those nothing reads are removed after analysis
     flag_stores: list[gast.stmt] = field(default_factory=list)
+    # (the `finally_error = None` before a jump out of a finally block, its try): see finally_jumps
+    finally_jumps: list[tuple[gast.stmt, gast.Try]] = field(default_factory=list)
     vars_name: str | None = None
     # id -> helper function control flow generated (hoisting may move them); holding the
     # node keeps its id from being reused by another node while the function converts

@@ -70,7 +70,8 @@ class _Planner:
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
 
-    def block(self, block: list[gast.stmt], initialized: frozenset[str]) -> None:
+    def block(self, block: list[gast.stmt], initialized: frozenset[str], guarded: bool = False) -> None:
+        """Plan the statements of `block`; `guarded`: inside a try or with that may catch their exceptions."""
         for stmt in block:
             if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 continue
@@ -85,16 +86,12 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.plans[stmt] = plan
+                self.plans[stmt] = dataclasses.replace(plan, guarded=guarded) if guarded else plan
                 self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
                 inner = initialized | set(plan.unbound)
                 check_reads(stmt, inner, self.analyses)
-            for field in ("body", "orelse", "finalbody"):
-                nested = getattr(stmt, field, None)
-                if isinstance(nested, list):
-                    self.block(nested, inner)
-            for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-                self.block(child.body, inner)
+            for nested, catches in _blocks(stmt):
+                self.block(nested, inner, guarded or catches)
 
     def _plan(self, stmt: gast.stmt) -> StatePlan:
         if isinstance(stmt, gast.If):
@@ -102,6 +99,24 @@ class _Planner:
             self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
             return plan_if(stmt, self.analyses)
         return plan_loop(stmt, self.analyses)
+
+
+def _blocks(stmt: gast.stmt) -> list[tuple[list[gast.stmt], bool]]:
+    """The statement blocks of `stmt`, each with whether `stmt` may catch an exception raised in it.
+
+    A try catches what its body raises when it has handlers, and runs its
+    `finally:` after anything its body, handlers or else raise; a with
+    statement's `__exit__` may swallow what its body raises.
+    """
+    if isinstance(stmt, gast.Try):
+        finally_ = bool(stmt.finalbody)
+        blocks = [(stmt.body, bool(stmt.handlers) or finally_), (stmt.orelse, finally_)]
+        blocks += [(handler.body, finally_) for handler in stmt.handlers]
+        return blocks + [(stmt.finalbody, False)]
+    if isinstance(stmt, (gast.With, gast.AsyncWith)):
+        return [(stmt.body, True)]
+    blocks = [(getattr(stmt, field), False) for field in ("body", "orelse") if isinstance(getattr(stmt, field, None), list)]
+    return blocks + [(case.body, False) for case in getattr(stmt, "cases", None) or ()]
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:

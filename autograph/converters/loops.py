@@ -23,9 +23,9 @@ import gast
 from autograph.converters.context import Context
 from autograph.converters.state import (
     StatePlan,
+    call_and_unbind,
     names_tuple,
     state_functions,
-    unbind_undefined,
     undefined_inits,
 )
 from autograph.source.templates import replace
@@ -77,7 +77,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         test=node.test,
     )
     code += undefined_inits(plan, node)
-    code += replace(
+    call = replace(
         "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)",
         node,
         loop_test=loop_test,
@@ -87,7 +87,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, None),
     )
-    return code + unbind_undefined(plan, node) + node.orelse
+    return code + call_and_unbind(plan, call, node) + node.orelse
 
 
 def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tuple[list[gast.stmt], gast.expr]:
@@ -141,7 +141,7 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
     extra_code, extra_test = _extra_test(flags, helpers, node)
     code += extra_code
     code += undefined_inits(plan, node)
-    code += replace(
+    call = replace(
         "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, opts)",
         node,
         iter_=node.iter,
@@ -152,4 +152,4 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         names=names_tuple(plan.names),
         opts=_opts(node, ctx, gast.unparse(target).strip().strip("()")),
     )
-    return code + unbind_undefined(plan, node) + node.orelse
+    return code + call_and_unbind(plan, call, node) + node.orelse

@@ -28,6 +28,7 @@ __all__ = [
     "state_functions",
     "undefined_inits",
     "unbind_undefined",
+    "call_and_unbind",
     "names_tuple",
 ]
 
@@ -41,7 +42,9 @@ class StatePlan:
     (unbound again when they do, so a later read fails as in Python);
     `private`: names an if's branch functions must keep local (read first in
     a branch while unbound before the if, so that the read fails as in Python);
-    `deleted`: names a `del` inside the statement may unbind.
+    `deleted`: initialised names a `del` inside the statement may unbind;
+    `guarded`: an enclosing try or with may catch an exception out of the
+    statement, so the code after it can run with the placeholders still bound.
     """
 
     names: tuple[str, ...]
@@ -51,6 +54,7 @@ class StatePlan:
     still_unbound: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+    guarded: bool = False
 
     @property
     def local_names(self) -> list[str]:
@@ -99,7 +103,7 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
 def _still(
     node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Initialised names that may be unbound after `node`, and those of them a `del` inside it may unbind."""
+    """Initialised names that may be unbound after `node`, and those of all initialised names a `del` inside it may unbind."""
     if not unbound:
         return (), ()
     after = analyses.cfg.join_of[node]
@@ -111,7 +115,7 @@ def _still(
         if isinstance(t, gast.Name)
     }
     still = tuple(n for n in unbound if analyses.definitions.may_be_unbound(after, n))
-    return still, tuple(n for n in still if n in deleted)
+    return still, tuple(n for n in unbound if n in deleted)
 
 
 def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
@@ -187,16 +191,43 @@ def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
     return out
 
 
-def unbind_undefined(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
+def unbind_undefined(plan: StatePlan, loc: gast.AST, names: tuple[str, ...] | None = None) -> list[gast.stmt]:
     """After the statement: a name it left unbound is unbound again, so reading it raises as in Python.
 
-    A name a `del` inside the statement may have unbound already cannot be read
-    to check: `ag__.holds_undefined(lambda: y)` reads it through a closure instead.
+    `names` defaults to those the statement may leave unbound when it ends
+    normally. A name a `del` inside the statement may have unbound already
+    cannot be read to check: `ag__.holds_undefined(lambda: y)` reads it
+    through a closure instead.
     """
     out: list[gast.stmt] = []
-    for name in plan.still_unbound:
+    for name in plan.still_unbound if names is None else names:
         if name in plan.deleted:
             out += replace("if ag__.holds_undefined(lambda: name):\n    del name", loc, name=name)
         else:
             out += replace("if ag__.is_undefined(name):\n    del name", loc, name=name)
     return out
+
+
+def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> list[gast.stmt]:
+    """The operator call, then `unbind_undefined`; when guarded, on the exceptional path too.
+
+    An exception out of the call leaves every initialised name the statement
+    did not bind holding its placeholder; a handler that swallows it must not
+    let the code after the try read `Undefined('k')` where Python raises. The
+    try costs nothing while no exception is raised:
+
+        k = ag__.Undefined('k')         j = ag__.Undefined('j')
+        try:                            try:
+            ag__.for_stmt(...)              ag__.if_stmt(...)     # binds j when it ends normally
+        finally:                        except BaseException:
+            if ag__.is_undefined(k):        if ag__.is_undefined(j):
+                del k                           del j
+                                            raise
+    """
+    if not (plan.guarded and plan.unbound):
+        return call + unbind_undefined(plan, loc)
+    cleanup = unbind_undefined(plan, loc, plan.unbound)
+    if set(plan.still_unbound) == set(plan.unbound):
+        return replace("try:\n    call\nfinally:\n    cleanup", loc, call=call, cleanup=cleanup)
+    guarded = replace("try:\n    call\nexcept BaseException:\n    cleanup\n    raise", loc, call=call, cleanup=cleanup)
+    return guarded + unbind_undefined(plan, loc)

@@ -55,20 +55,26 @@ def for_stmt(
 
         staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
         return
-    if extra_test is None:
+    try:
+        if extra_test is None:
+            for item in iter_:
+                body(item)
+            return
+        flag = False  # what the last body returned; anything but a bool: ask extra_test
         for item in iter_:
-            body(item)
-        return
-    flag = False  # what the last body returned; anything but a bool: ask extra_test
-    for item in iter_:
-        if flag is not False:
-            if flag is True:
-                break
-            keep_going = extra_test()
-            if type(keep_going) is not bool and isinstance(keep_going, Tensor):
-                from runtime.operators.staged_loops import tensor_break_in_python_loop
+            if flag is not False:
+                if flag is True:
+                    break
+                keep_going = extra_test()
+                if type(keep_going) is not bool and isinstance(keep_going, Tensor):
+                    from runtime.operators.staged_loops import tensor_break_in_python_loop
 
-                raise tensor_break_in_python_loop(keep_going, names, opts)
-            if not keep_going:
-                break
-        flag = body(item)
+                    raise tensor_break_in_python_loop(keep_going, names, opts)
+                if not keep_going:
+                    break
+            flag = body(item)
+    except BaseException:
+        # a traceback keeps this frame, and so the iterable, alive until the handler ends;
+        # the user's loop lets go of it on the way out (a generator's finally runs then)
+        del iter_
+        raise

@@ -119,7 +119,7 @@ class Expressions:
             ("add", 6), ("sub", 4), ("mul", 3), ("floordiv", 2), ("mod", 2), ("neg", 1),
             ("minmax", 2), ("ifexp", 3), ("andor", 2), ("log", 3), ("helper", 8),
             ("index", 2), ("len", 2), ("sum", 1), ("int", 1), ("zero", 1), ("comp", 1),
-            ("abs", 1), ("closure", 3),
+            ("abs", 1), ("closure", 3), ("genexp", 1), ("recursion", 1),
         ])
         if form == "add":
             return f"{self.int_(scope, d)} + {self._int_atom(scope, d)}"
@@ -158,6 +158,10 @@ class Expressions:
             return f"len([v for v in {self.list_(scope, d)} if {self._comp_test()}])"
         if form == "abs":
             return f"abs({self.int_(scope, d)})"
+        if form == "genexp":
+            return f"sum(v * {self._int_atom(scope, 0)} for v in {self.list_(scope, d)})"
+        if form == "recursion":
+            return f"tri({self.int_(scope, d)})"
         if form == "closure" and (closure := self.variable(scope, "closure")):
             return f"{closure}()"
         return leaf
@@ -241,9 +245,10 @@ class Expressions:
             return f"[{', '.join(items)}]"
         if form == "range":
             return f"list(range({self.num(0, 4)}))"
-        if form == "comp":
+        if form == "comp":  # the element may read a variable of the function, a loop's too
             source = name if name is not None else f"range({self.num(1, 4)})"
-            return f"[v * {self.num(1, 3)} for v in {source} if {self._comp_test()}]"
+            factor = self.pick([str(self.num(1, 3)), self._int_atom(scope, 0)])
+            return f"[v * {factor} for v in {source} if {self._comp_test()}]"
         if form == "concat":
             return f"{name} + [{self.int_(scope, d)}]"
         if form == "slice":

@@ -6,6 +6,10 @@ case prints as readable Python. Every program terminates: `for` loops run
 over short ranges, lists and tuples, every `while` has its own counter guard
 (`w0 < 3`), and a list never changes length while a loop iterates over it.
 
+The prelude gives programs a context manager that may swallow exceptions
+(`Ctx`), a generator that prints when it is closed (`countdown`) and a
+recursive function with a loop (`tri`).
+
 Besides local names, a program may rebind the module's `g` (after `global
 g`, which `f` follows by resetting it, so every call starts alike), a `Box`'s
 attribute (`b.v` is one more int variable) and list items (`xs[0] = ...`).
@@ -46,6 +50,38 @@ g = 0
 def log(tag, value):
     print(tag, value)
     return value
+
+
+class Ctx:
+    """A context manager that prints, and swallows the body's exception when told to."""
+
+    def __init__(self, value, swallow):
+        self.value = value
+        self.swallow = swallow
+
+    def __enter__(self):
+        print("enter", self.value)
+        return self.value
+
+    def __exit__(self, kind, error, trace):
+        print("exit", self.value, kind is not None)
+        return self.swallow
+
+
+def countdown(n):
+    try:
+        while n > 0:
+            yield n
+            n -= 1
+    finally:
+        print("countdown done")
+
+
+def tri(n):
+    total = 0
+    for i in range(min(n, 4)):
+        total += tri(i) + 1
+    return total
 '''
 
 
@@ -65,7 +101,8 @@ _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 
 FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
                       "jump_in_loop_else", "global", "attributes", "subscripts", "try",
-                      "del_in_blocks", "closures", "loops_in_try"})
+                      "del_in_blocks", "closures", "loops_in_try", "with",
+                      "jump_in_finally"})
 
 
 def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:

@@ -103,16 +103,19 @@ class StatementWriter:
             ("assert", 1),
             ("del", 1 * (not where.in_loop and not where.in_helper
                          and (where.depth == 0 or "del_in_blocks" not in self.skip))),
-            ("helper", 2 * (where.depth == 0 and not where.in_helper and self.helpers < 2)),
+            ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
             ("walrus", 1 * compound), ("call", 2 * bool(scope.helpers)),
             ("setitem", 2 * ("subscripts" not in self.skip)),
             ("try", 2 * compound * ("try" not in self.skip)),
+            ("with", 1 * compound * ("with" not in self.skip)),
             ("closure", 1 * (not where.in_helper and "closures" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
         if kind == "try":
             return self.try_(indent, scope, where)
+        if kind == "with":
+            return self.with_(indent, scope, where)
         if kind == "for":
             return self.for_(indent, scope, where)
         if kind == "while":
@@ -258,8 +261,9 @@ class StatementWriter:
 
     def try_(self, indent: int, scope: Scope, where: Where) -> bool:
         """try with one or two handlers, an optional else and an optional
-        finally (which never jumps out). A name the body or a handler binds
-        is only maybe bound after: the body may have raised early."""
+        finally (which may jump out: return, raise, break, continue). A name
+        the body or a handler binds is only maybe bound after: the body may
+        have raised early."""
         ex = self.ex
         self.emit(indent, "try:")
         body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
@@ -277,7 +281,25 @@ class StatementWriter:
         self._merge(scope, [(branch, False) for branch in branches])
         if self.budget > 1 and ex.chance(40):
             self.emit(indent, "finally:")
-            self.block(indent + 1, scope, where.nested(may_leave=False), ex.num(1, 2))
+            # a jump out of the finally block drops the exception or jump in flight
+            leave = where.may_leave and "jump_in_finally" not in self.skip and ex.chance(40)
+            self.block(indent + 1, scope, where.nested(may_leave=leave), ex.num(1, 2))
+        return False
+
+    def with_(self, indent: int, scope: Scope, where: Where) -> bool:
+        """A with statement on the prelude's `Ctx`, which may swallow what its
+        body raises: control may then go on after the with from any point of
+        the body, so a name the body binds is only maybe bound after it."""
+        ex = self.ex
+        swallow = ex.pick(["True", "False", ex.bool_(scope, 1)])
+        header = f"with Ctx({ex.int_(scope, 1)}, {swallow})"
+        if ex.chance(50):
+            target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
+            header += f" as {target}"
+            scope.bind(target)
+        self.emit(indent, f"{header}:")
+        body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
+        self._merge(scope, [(body, False), (scope.copy(), False)])
         return False
 
     def for_(self, indent: int, scope: Scope, where: Where) -> bool:
@@ -286,7 +308,8 @@ class StatementWriter:
         target = ex.pick(ints)
         lists = sorted(n for n in scope.defined if kind_of(n) == "list")
         form = ex.weighted([("range", 4), ("list", 3 * bool(lists)), ("tuple", 2),
-                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists))])
+                            ("enumerate", 2 * bool(lists)), ("zip", 2 * bool(lists)),
+                            ("generator", 1), ("genexp", 1 * bool(lists))])
         iterated = where.iterated
         if form == "range":
             bound = ex.pick([str(ex.num(0, 4)), f"min({ex.int_(scope, 1)}, 4)"])
@@ -294,6 +317,12 @@ class StatementWriter:
                                 f"range({ex.num(3, 5)}, {ex.num(-1, 1)}, -1)"])
         elif form == "tuple":
             iterable = f"({', '.join(ex.int_(scope, 1) for _ in range(ex.num(1, 3)))},)"
+        elif form == "generator":
+            iterable = f"countdown(min({ex.int_(scope, 1)}, 4))"
+        elif form == "genexp":  # reads its free name lazily, at each step of the loop
+            source = ex.pick(lists)
+            iterated = iterated | {source}
+            iterable = f"(v + {ex.int_(scope, 0)} for v in {source}[:3])"
         else:
             source = ex.pick(lists)
             iterated = iterated | {source}

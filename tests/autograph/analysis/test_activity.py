@@ -132,3 +132,9 @@ def test_compound_effects_put_together_from_parts_equal_one_walk():
     assert activity.effects(f.body[0]).maybe_writes == {"c"}  # bound only conditionally first
     assert activity.effects(f.body[1]).maybe_writes == frozenset()  # bound before the conditional
     assert activity.effects(f.body[2]).maybe_writes == {"v"}
+
+
+def test_generator_expression_captures_its_free_names():
+    """A generator expression runs step by step, when its consumer asks: it reads like a closure."""
+    f = fn("def f(xs, k):\n    s = [v * t for v in xs]\n    for k in (v * k for v in xs):\n        pass\n")
+    assert Activity.of_function(f).captured == {"xs", "k"}

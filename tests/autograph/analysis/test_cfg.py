@@ -71,6 +71,17 @@ def test_return_goes_to_exit_and_try_handlers_reach_from_body():
     assert body_stmt in catch.prev
 
 
+def test_with_body_may_end_early_when_exit_swallows_the_exception():
+    """`__exit__` returning True resumes after the with from wherever its body raised."""
+    f, cfg = cfg_of(
+        "def f(n):\n    with s:\n        y = g(n)\n        return y\n    return 0\n"
+    )
+    with_ = f.body[0]
+    join = cfg.join_of[with_]
+    assert {p.ast for p in join.prev} == {with_, with_.body[0], with_.body[1]}
+    assert join.next[0].ast is f.body[1]
+
+
 def test_every_binding_of_the_functions_own_code_is_in_some_node():
     """analyze takes the function's local names from the CFG nodes instead of walking the body again."""
     fn = gast.parse(

@@ -39,6 +39,47 @@ def test_if_else_output_and_undefined_init():
     )
 
 
+def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
+    """Both branches bind y, so only an exception out of a branch can leave the
+    placeholder behind, and a context manager may swallow it: the check costs
+    nothing when the if ends normally."""
+    assert_converts(
+        """
+        def f(x):
+            with suppress(ValueError):
+                if x > 0:
+                    y = int(x)
+                else:
+                    y = -x
+            return y
+        """,
+        """
+        def f(x):
+            with suppress(ValueError):
+                def get_state():
+                    return (y,)
+                def set_state(vars_):
+                    nonlocal y
+                    (y,) = vars_
+                def if_body():
+                    nonlocal y
+                    y = int(x)
+                def else_body():
+                    nonlocal y
+                    y = -x
+                y = ag__.Undefined('y')
+                try:
+                    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+                except BaseException:
+                    if ag__.is_undefined(y):
+                        del y
+                    raise
+            return y
+        """,
+        control_flow,
+    )
+
+
 def test_defined_before_needs_no_init_and_locals_stay_local():
     assert_converts(
         """

@@ -228,3 +228,41 @@ def test_break_in_a_staged_for_matches_numpy():
     xs = np.array([1, 2, 3, 4])
     for x in (0, 4, 100):
         assert ag.function(break_on_total)(np.int64(x), xs) == break_on_total(np.int64(x), xs)
+
+
+def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
+    """A handler may swallow an exception out of the loop: `return a` must not find Undefined('a')."""
+    assert_converts(
+        """
+        def f(pairs):
+            try:
+                for a, b in pairs:
+                    pass
+            except ValueError:
+                pass
+            return a
+        """,
+        """
+        def f(pairs):
+            try:
+                def get_state():
+                    return (a,)
+                def set_state(vars_):
+                    nonlocal a
+                    (a,) = vars_
+                def loop_body(itr):
+                    nonlocal a
+                    a, b = itr
+                    pass
+                a = ag__.Undefined('a')
+                try:
+                    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'})
+                finally:
+                    if ag__.is_undefined(a):
+                        del a
+            except ValueError:
+                pass
+            return a
+        """,
+        control_flow,
+    )

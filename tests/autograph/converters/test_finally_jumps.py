@@ -1,0 +1,102 @@
+"""finally_jumps: a jump out of a `finally:` block drops the exception in flight."""
+
+import gast
+
+from autograph.converters import finally_jumps
+from tests.autograph.converters.conversion import assert_converts
+from tests.autograph.equivalence import assert_same
+
+
+def test_a_break_in_finally_catches_and_raises_again_unless_it_runs():
+    assert_converts(
+        """
+        def f(xs):
+            for x in xs:
+                try:
+                    g(x)
+                except ValueError:
+                    pass
+                finally:
+                    if x < 0:
+                        break
+            return x
+        """,
+        """
+        def f(xs):
+            for x in xs:
+                finally_error = None
+                try:
+                    try:
+                        g(x)
+                    except ValueError:
+                        pass
+                except BaseException as caught:
+                    finally_error = caught
+                finally:
+                    if x < 0:
+                        finally_error = None
+                        break
+                if finally_error is not None:
+                    raise finally_error
+            return x
+        """,
+        finally_jumps,
+    )
+
+
+def test_jumps_that_stay_inside_the_finally_block_leave_the_try_alone():
+    source = "def f(xs):\n    try:\n        g()\n    finally:\n        for x in xs:\n            break\n"
+    fn = gast.parse(source).body[0]
+    assert finally_jumps.jumps_out(fn.body[0].finalbody) == []
+    assert_converts(source, source, finally_jumps)
+
+
+def swallowing(n):
+    out = []
+    for i in range(n):
+        try:
+            if i == 1:
+                raise ValueError(i)
+            out.append(i)
+        finally:
+            if i < 3:
+                continue  # noqa: B012 - the jump that drops the exception is the subject
+            out.append(-i)
+    return out
+
+
+def returning(n):
+    try:
+        if n > 0:
+            raise KeyError(n)
+    finally:
+        if n > 1:
+            return n  # noqa: B012 - the jump that drops the exception is the subject
+        print("finally", n)
+    return 0
+
+
+def cancelling(n):
+    out = []
+    for i in range(n):
+        try:
+            if i % 2:
+                continue
+            if i == 4:
+                break
+            out.append(i)
+        finally:
+            if i == 3:
+                break  # noqa: B012 - cancels the pending continue
+            if i == 4:
+                continue  # noqa: B012 - cancels the pending break
+    return out
+
+
+def test_jumps_in_finally_match_python():
+    for n in (0, 2, 4):
+        assert_same(swallowing, n)
+    for n in (0, 1, 2):
+        assert_same(returning, n)
+    for n in range(7):
+        assert_same(cancelling, n)
