@@ -117,6 +117,8 @@ class Graph:
         self.captures: dict[Node, Node] = {}  # outer node -> its "capture" node here
         self.namespace = Namespace(("np",))
         self.finished = False
+        # an error raised while tracing that the user's own try/with may swallow; the trace fails with it
+        self.refused: Exception | None = None
         self._ids: set[int] = set()  # id() of every node of `nodes`: `_holds` in O(1)
 
     # -- building -------------------------------------------------------

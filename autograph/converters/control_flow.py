@@ -70,8 +70,8 @@ class _Planner:
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
 
-    def block(self, block: list[gast.stmt], initialized: frozenset[str], guarded: bool = False) -> None:
-        """Plan the statements of `block`; `guarded`: inside a try or with that may catch their exceptions."""
+    def block(self, block: list[gast.stmt], initialized: frozenset[str], within: gast.stmt | None = None) -> None:
+        """Plan the statements of `block`; `within`: the innermost try or with that may catch their exceptions."""
         for stmt in block:
             if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 continue
@@ -86,12 +86,18 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.plans[stmt] = dataclasses.replace(plan, guarded=guarded) if guarded else plan
+                self.plans[stmt] = self._guard(plan, within)
                 self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
                 inner = initialized | set(plan.unbound)
                 check_reads(stmt, inner, self.analyses)
             for nested, catches in _blocks(stmt):
-                self.block(nested, inner, guarded or catches)
+                self.block(nested, inner, stmt if catches else within)
+
+    def _guard(self, plan: StatePlan, within: gast.stmt | None) -> StatePlan:
+        if within is None:
+            return plan
+        keyword = "try" if isinstance(within, gast.Try) else "with"
+        return dataclasses.replace(plan, guarded=True, within=(keyword, self.ctx.user_line(within)))
 
     def _plan(self, stmt: gast.stmt) -> StatePlan:
         if isinstance(stmt, gast.If):

@@ -44,7 +44,9 @@ class StatePlan:
     a branch while unbound before the if, so that the read fails as in Python);
     `deleted`: initialised names a `del` inside the statement may unbind;
     `guarded`: an enclosing try or with may catch an exception out of the
-    statement, so the code after it can run with the placeholders still bound.
+    statement, so the code after it can run with the placeholders still bound;
+    `within`: the innermost such try/with, as its keyword and user line: its
+    handlers would only see tracing, so the operator refuses to stage there.
     """
 
     names: tuple[str, ...]
@@ -55,6 +57,7 @@ class StatePlan:
     private: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     guarded: bool = False
+    within: tuple[str, int] | None = None
 
     @property
     def local_names(self) -> list[str]:
@@ -211,6 +214,8 @@ def unbind_undefined(plan: StatePlan, loc: gast.AST, names: tuple[str, ...] | No
 def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> list[gast.stmt]:
     """The operator call, then `unbind_undefined`; when guarded, on the exceptional path too.
 
+    A guarded call also names its try/with (`within=('try', 12)`, see StatePlan).
+
     An exception out of the call leaves every initialised name the statement
     did not bind holding its placeholder; a handler that swallows it must not
     let the code after the try read `Undefined('k')` where Python raises. The
@@ -224,6 +229,7 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
                 del k                           del j
                                             raise
     """
+    call = _pass_within(plan, call)
     if not (plan.guarded and plan.unbound):
         return call + unbind_undefined(plan, loc)
     cleanup = unbind_undefined(plan, loc, plan.unbound)
@@ -231,3 +237,11 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
         return replace("try:\n    call\nfinally:\n    cleanup", loc, call=call, cleanup=cleanup)
     guarded = replace("try:\n    call\nexcept BaseException:\n    cleanup\n    raise", loc, call=call, cleanup=cleanup)
     return guarded + unbind_undefined(plan, loc)
+
+
+def _pass_within(plan: StatePlan, call: list[gast.stmt]) -> list[gast.stmt]:
+    """`within=('try', 12)` on the operator call of a statement inside a try or with (see StatePlan)."""
+    if plan.within is not None:
+        value = gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in plan.within], ctx=gast.Load())
+        call[0].value.keywords.append(gast.keyword(arg="within", value=value))
+    return call

@@ -59,6 +59,8 @@ def trace_function(
             result = fn(*args, **kwargs)
         except RecursionError as error:
             raise endless_recursion(name, error) from None
+        if graph.refused is not None:
+            raise graph.refused
         out_leaves, out_tree = flatten(result)
         nodes: list[Node] = []
         out_plan = [_output(leaf, graph, nodes) for leaf in out_leaves]

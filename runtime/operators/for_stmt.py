@@ -47,12 +47,18 @@ def for_stmt(
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     opts: dict,
+    within: tuple[str, int] | None = None,
 ) -> None:
-    """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray."""
+    """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray
+    (refused `within` a try/with)."""
     if type(iter_) not in _PYTHON_ITERABLES and _is_staged_iterable(iter_):
         from runtime.operators.no_state import state_functions
         from runtime.operators.staged_loops import staged_for
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "for")
         staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
         return
     try:

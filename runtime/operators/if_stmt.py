@@ -31,8 +31,9 @@ def if_stmt(
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     nouts: int,
+    within: tuple[str, int] | None = None,
 ) -> None:
-    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond."""
+    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (refused `within` a try/with)."""
     if cond is False:
         if orelse is not None:
             orelse()
@@ -43,6 +44,10 @@ def if_stmt(
         from runtime.operators.no_state import state_functions
         from runtime.operators.staged_if import staged_if
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "if")
         staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
     elif cond:
         if body is not None:

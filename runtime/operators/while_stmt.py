@@ -28,8 +28,10 @@ def while_stmt(
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
     opts: dict,
+    within: tuple[str, int] | None = None,
 ) -> None:
-    """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest."""
+    """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest
+    (refused `within` a try/with)."""
     while True:
         result = test()
         while result is True:
@@ -41,6 +43,10 @@ def while_stmt(
             from runtime.operators.no_state import state_functions
             from runtime.operators.staged_loops import staged_while
 
+            if within is not None:
+                from runtime.operators.within import refuse
+
+                raise refuse(within, "while")
             staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
             return
         if not result:

@@ -69,7 +69,7 @@ def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
                     y = -x
                 y = ag__.Undefined('y')
                 try:
-                    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+                    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1, within=('with', 3))
                 except BaseException:
                     if ag__.is_undefined(y):
                         del y

@@ -256,7 +256,7 @@ def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
                     pass
                 a = ag__.Undefined('a')
                 try:
-                    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'})
+                    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'}, within=('try', 3))
                 finally:
                     if ag__.is_undefined(a):
                         del a
