@@ -9,6 +9,7 @@ that suggests the initial value that would have worked.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -179,7 +180,7 @@ def _trace_cond(graph: Graph, cond, tree: TreeDef, leaves: list, types, labels, 
     with building(sub):
         result = cond(*_loop_inputs(sub, tree, leaves, types, labels))
         node = stage_leaf(result, sub, "the loop condition")
-    if node.type.shape is not None and int(np.prod([d or 1 for d in node.type.shape])) != 1:
+    if node.type.shape is not None and math.prod([d or 1 for d in node.type.shape]) != 1:
         raise StagingError(
             f"{_where(origin)}the loop condition must be a scalar, but it is {node.type}; reduce "
             f"it first, e.g. with np.any(...) or np.all(...)."

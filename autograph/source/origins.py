@@ -83,11 +83,13 @@ def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:
 
 
 class LineOrigins(Mapping):
-    """A generated file's lines -> the user's `Origin`s, worked out on the first lookup.
+    """A generated file's lines -> the user's `Origin`s, worked out on demand.
 
     Every conversion registers its file's map, but only an error or a staged
-    node ever reads one, so the Origins are not made until then. The first
-    lookup registers the finished dict in this object's place.
+    node ever reads one. A lookup makes the Origin of its own line (a trace
+    reads a handful of a file's lines: making them all cost more than the
+    rest of the lookups); iterating makes them all and registers the
+    finished dict in this object's place.
 
     `starts` are (generated line, user line relative to `first_line`) as
     `line_map` takes them; `lines` are the user file's lines.
@@ -99,21 +101,42 @@ class LineOrigins(Mapping):
     ) -> None:
         self._where = (generated_file, starts, last_line, user_file, first_line, lines, function)
         self._origins: dict[int, Origin] | None = None
+        self._made: dict[int, Origin] = {}
+
+    def _origin(self, relative: int) -> Origin:
+        _, _, _, user_file, first_line, lines, function = self._where
+        line = relative + first_line - 1
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        return Origin(user_file, line, text, function)
 
     def _built(self) -> dict[int, Origin]:
         if self._origins is None:
-            generated_file, starts, last_line, user_file, first_line, lines, function = self._where
-            origins = {}
-            for generated_line, relative in line_map(starts, last_line).items():
-                line = relative + first_line - 1
-                text = lines[line - 1] if 0 < line <= len(lines) else ""
-                origins[generated_line] = Origin(user_file, line, text, function)
-            self._origins = origins
-            register_source_map(generated_file, origins)
+            generated_file, starts, last_line = self._where[:3]
+            self._origins = {
+                line: self._made.get(line) or self._origin(relative)
+                for line, relative in line_map(starts, last_line).items()
+            }
+            register_source_map(generated_file, self._origins)
         return self._origins
 
     def __getitem__(self, line: int) -> Origin:
-        return self._built()[line]
+        found = self._made.get(line)
+        if found is None:
+            found = self._made[line] = self._origin(self._relative(line))
+        return found
+
+    def _relative(self, line: int) -> int:
+        """What `line_map` gives `line`: the first start on it, else the nearest start above it."""
+        _, starts, last_line = self._where[:3]
+        above = None
+        for start, relative in starts:
+            if start == line:
+                return relative
+            if 0 < start < line and (above is None or start > above[0]):
+                above = (start, relative)
+        if above is None or line > last_line:
+            raise KeyError(line)
+        return above[1]
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._built())
