@@ -26,7 +26,7 @@ from autograph.converters.state import (
     state_functions,
     undefined_inits,
 )
-from autograph.source.templates import replace
+from autograph.source.templates import load_name, replace
 
 __all__ = ["convert_if", "needs_if_body"]
 
@@ -40,9 +40,6 @@ def needs_if_body(node: gast.If) -> bool:
     into its `else:`: if_stmt gets None as its body."""
     return not (_only_pass(node.body) and not _only_pass(node.orelse))
 
-
-def _load(name: str) -> gast.Name:
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
 
 _BRANCH = """
 def branch():
@@ -82,11 +79,11 @@ def convert_if(
     body: gast.expr = gast.Constant(value=None, kind=None)
     if needs_if_body(node):
         code += _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
-        body = _load(helpers["if_body"])
+        body = load_name(helpers["if_body"])
     orelse: gast.expr = gast.Constant(value=None, kind=None)
     if node.orelse:
         code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
-        orelse = _load(helpers["else_body"])
+        orelse = load_name(helpers["else_body"])
     code += undefined_inits(plan, node)
     call = replace(
         "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",

@@ -28,13 +28,10 @@ from autograph.converters.state import (
     state_functions,
     undefined_inits,
 )
-from autograph.source.templates import replace
+from autograph.source.templates import load_name, replace
 
 __all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
-
-def _load(name: str) -> gast.Name:
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
 
 
 def _opts(node: gast.AST, ctx: Context, iterate_names: str | None) -> gast.Dict:
@@ -98,7 +95,7 @@ def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tup
         test = replace("ag__.and_(ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
     name = helpers["extra_test"]
     code = replace("def extra_test():\n    return test", loc, extra_test=name, test=test)
-    return code, _load(name)
+    return code, load_name(name)
 
 
 def target_is_parameter(node: gast.For, plan: StatePlan) -> bool:

@@ -19,7 +19,7 @@ from autograph.analysis import Analyses
 from autograph.analysis.composites import modified_composites
 from autograph.analysis.traversal import statements
 from autograph.converters.context import Context
-from autograph.source.templates import replace, replace_expr
+from autograph.source.templates import load_name, replace, replace_expr
 
 __all__ = [
     "StatePlan",
@@ -130,9 +130,6 @@ def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tup
     )
 
 
-def _load(name: str) -> gast.Name:
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
-
 
 def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
     return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
@@ -165,19 +162,19 @@ def state_functions(
         names=plan.local_names,
         targets=targets,
     )
-    return code, _load(get_state), _load(set_state)
+    return code, load_name(get_state), load_name(set_state)
 
 
 def _current_value(name: str, loc: gast.AST) -> gast.expr:
     """A plain name as is; a composite may not exist yet (set only inside the statement)."""
     if name.isidentifier():
-        return _load(name)
+        return load_name(name)
     text = gast.Constant(value=name, kind=None)
     return replace_expr(f"ag__.value_or_undefined(lambda: {name}, text)", loc, text=text)
 
 
 def _target(name: str, loc: gast.AST) -> gast.expr:
-    return _load(name) if name.isidentifier() else replace_expr(name, loc)
+    return load_name(name) if name.isidentifier() else replace_expr(name, loc)
 
 
 def _vars_name(ctx: Context) -> str:

@@ -19,6 +19,7 @@ import gast
 from autograph.analysis import Analyses
 from autograph.analysis.traversal import Transformer
 from autograph.converters.operator_calls import called_operator
+from autograph.source.templates import load_name
 
 __all__ = ["check_reads"]
 
@@ -93,14 +94,11 @@ _LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})
 def _checked(name: gast.Name) -> gast.expr:
     """`(ag__.not_(n) if ag__.is_undefined(n) else n)`: the placeholder refuses `not`, as Python refuses the read."""
     def ag(attr: str, arg: gast.Name) -> gast.Call:
-        func = gast.Attribute(value=_load("ag__"), attr=attr, ctx=gast.Load())
-        return gast.Call(func=func, args=[_load(arg.id)], keywords=[])
+        func = gast.Attribute(value=load_name("ag__"), attr=attr, ctx=gast.Load())
+        return gast.Call(func=func, args=[load_name(arg.id)], keywords=[])
 
     checked = gast.IfExp(test=ag("is_undefined", name), body=ag("not_", name), orelse=name)
     for node in gast.walk(checked):
         gast.copy_location(node, name)
     return checked
 
-
-def _load(name: str) -> gast.Name:
-    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import gast
 
-__all__ = ["replace", "replace_expr"]
+__all__ = ["load_name", "replace", "replace_expr"]
 
 _Sub = str | gast.AST | list
 
@@ -194,11 +194,20 @@ def _declare(cls: type, names: tuple[str, ...], subs: dict, location: dict) -> l
     return [new]
 
 
+def load_name(name: str, ctx: gast.AST | None = None) -> gast.Name:
+    """`name` as an expression node (read, unless given `ctx`).
+
+    What `gast.Name(id=name, ctx=gast.Load(), ...)` builds, without gast's keyword
+    constructor: converters make thousands of these per conversion.
+    """
+    new = gast.Name.__new__(gast.Name)
+    new.__dict__ = {"id": name, "ctx": gast.Load() if ctx is None else ctx, "annotation": None, "type_comment": None}
+    return new
+
+
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
     if isinstance(sub, str):
-        new = gast.Name.__new__(gast.Name)  # what gast.Name(id=sub, ...) builds, without its keyword call
-        new.__dict__.update(id=sub, ctx=node.ctx, annotation=None, type_comment=None)
-        return new
+        return load_name(sub, node.ctx)
     if isinstance(sub, list):
         raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
     if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
