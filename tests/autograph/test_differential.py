@@ -638,6 +638,38 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([],), ([1, 2, 3],)],
     ),
+    # A while test binding a name with `:=` inside a handler that never runs:
+    # the name's placeholder belongs next to the loop, not at the top of the
+    # function, where the read after the try found it (fuzz seed 823117198).
+    (
+        """
+        def f(i, j):
+            try:
+                x = 0.5
+            except ZeroDivisionError:
+                w1 = 0
+                while w1 < 1 and ((k := i) > 0):
+                    w1 += 1
+                    i = -2
+                assert 0.5 < -2
+            except ZeroDivisionError:
+                i = -2
+            i = -2
+            return k
+        """,
+        [(0, 0)],
+    ),
+    (
+        """
+        def f(n):
+            out = []
+            while n > 0 and (k := n) > 1:
+                n -= 1
+                out.append(k)
+            return out, k
+        """,
+        [(0,), (1,), (3,)],
+    ),
 ]
 
 
