@@ -122,8 +122,14 @@ def _still(
 
 
 def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
-    """Carried names no binding reaches before the statement; a name its own test binds (`:=`) is bound."""
-    test = getattr(node, "test", None)
+    """Carried names no binding reaches before the statement; a name an if's own test binds (`:=`) is bound.
+
+    An if's test runs in the function itself, before the operator. A while's
+    test runs in a helper: the name it binds gets its placeholder here, next to
+    the loop, rather than at the top of the function (`bindings`), where it
+    would outlive a path that never reaches the loop.
+    """
+    test = node.test if type(node) is gast.If else None
     bound_by_test = analyses.activity.effects(test).writes if test is not None else frozenset()
     return tuple(
         n for n in names if n.isidentifier() and n not in bound_by_test and analyses.unbound(node, n)

@@ -638,6 +638,90 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([],), ([1, 2, 3],)],
     ),
+    # A while test binding a name with `:=` inside a handler that never runs:
+    # the name's placeholder belongs next to the loop, not at the top of the
+    # function, where the read after the try found it (fuzz seed 823117198).
+    (
+        """
+        def f(i, j):
+            try:
+                x = 0.5
+            except ZeroDivisionError:
+                w1 = 0
+                while w1 < 1 and ((k := i) > 0):
+                    w1 += 1
+                    i = -2
+                assert 0.5 < -2
+            except ZeroDivisionError:
+                i = -2
+            i = -2
+            return k
+        """,
+        [(0, 0)],
+    ),
+    (
+        """
+        def f(n):
+            out = []
+            while n > 0 and (k := n) > 1:
+                n -= 1
+                out.append(k)
+            return out, k
+        """,
+        [(0,), (1,), (3,)],
+    ),
+    # A return in a try's else block whose finally block raises, caught
+    # outside: the exception cancels the return and the loop goes on
+    # (fuzz seed 1640088615).
+    (
+        """
+        def f(xs, ys, zs):
+            for n in range(4):
+                print('p1', -2 + (-2))
+                try:
+                    x = 0.5 + n
+                    try:
+                        xs += [-2]
+                        assert (-2) < (n * 0) < n
+                    except (IndexError, ZeroDivisionError):
+                        i = 0
+                    except ZeroDivisionError:
+                        i = -2
+                        i = -2
+                    else:
+                        return len(xs), n
+                    finally:
+                        ys[0] = n
+                except IndexError:
+                    i = -2
+            return -2
+        """,
+        [([], [], []), ([5], [-2, 8, 1, 3], [3])],
+    ),
+    # A read of a deleted name raising inside nested trys: the outer handler
+    # must not find the if's placeholder (fuzz seed 416577361).
+    (
+        """
+        def f(i):
+            try:
+                try:
+                    del i
+                    if -2 < -2 + i:
+                        i = -2
+                    elif 0.5 < -2:
+                        i = -2
+                        i = -2
+                    else:
+                        i = -2
+                except ZeroDivisionError as e:
+                    print('h1', type(e).__name__)
+                    x = 0.5
+            except Exception:
+                i = i
+            return
+        """,
+        [(0,), (-3,)],
+    ),
 ]
 
 
