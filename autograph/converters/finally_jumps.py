@@ -124,19 +124,34 @@ def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
     set. An exception raised after a jump started (by a finally block or an
     `__exit__` on its way out) cancels it too: a handler that catches it
     clears, first thing, the flags set under the try/finally and with
-    statements of its try's body.
+    statements of its try's body; a with statement's body clears them when
+    an exception leaves it, since its `__exit__` may swallow that exception
+    and let the function go on.
     """
     set_true = {id(s) for s in ctx.flag_stores if isinstance(s.value, gast.Constant) and s.value.value is True}
     for reset, try_ in ctx.finally_jumps:
         blocks = [try_.body, try_.orelse, *(handler.body for handler in try_.handlers)]
         clears = _clears(_flags_set(blocks, set_true), reset)
         _insert_before(fn.body, reset, clears)  # before the jump's own flag, which may be one of them
-    for try_ in statements(fn.body):
-        if isinstance(try_, gast.Try) and try_.handlers:
-            exiting = [s for s in statements(try_.body) if isinstance(s, gast.With) or _has_finally(s)]
-            flags = _flags_set([s.body + _others(s) for s in exiting], set_true)
-            for handler in try_.handlers if flags else ():
+    withs = []
+    for stmt in statements(fn.body):
+        if isinstance(stmt, gast.Try) and stmt.handlers:
+            flags = _flags_exiting(stmt.body, set_true)
+            for handler in stmt.handlers if flags else ():
                 handler.body[:0] = _clears(flags, handler)
+        elif isinstance(stmt, gast.With):
+            withs.append(stmt)
+    for with_ in withs:  # its __exit__ may swallow what cancelled a jump: the body clears on the way out
+        flags = _flags_exiting(with_.body, set_true)
+        if flags:
+            template = "try:\n    body\nexcept BaseException:\n    clears\n    raise"
+            with_.body = replace(template, with_, body=with_.body, clears=_clears(flags, with_))
+
+
+def _flags_exiting(block: list[gast.stmt], set_true: set[int]) -> list[str]:
+    """The flags set under `block`'s try/finally and with statements: an exception may follow them."""
+    exiting = [s for s in statements(block) if isinstance(s, gast.With) or _has_finally(s)]
+    return _flags_set([s.body + _others(s) for s in exiting], set_true)
 
 
 def _has_finally(stmt: gast.stmt) -> bool:

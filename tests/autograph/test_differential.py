@@ -549,7 +549,8 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return n
         """,
         [(0,), (4,)],
-    ),    # An exception raised by a finally block (or an __exit__) while a return,
+    ),
+    # An exception raised by a finally block (or an __exit__) while a return,
     # break or continue leaves cancels the jump: the handler that catches it
     # clears the jump's flag (fuzz seed 31337).
     (
@@ -721,6 +722,55 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
             return
         """,
         [(0,), (-3,)],
+    ),
+    # An exception raised while a return (or break) leaves, swallowed by a
+    # context manager: the jump is cancelled and the code after the with runs
+    # (fuzz seed 777123).
+    (
+        """
+        class Swallow:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return True
+
+        def f(n):
+            with Swallow():
+                try:
+                    try:
+                        return
+                    finally:
+                        n = 1 // n
+                except IndexError:
+                    n = -2
+            return -2
+        """,
+        [(0,), (1,)],
+    ),
+    (
+        """
+        class Swallow:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return True
+
+        def f(xs):
+            total = 0
+            for x in xs:
+                with Swallow():
+                    with Swallow():
+                        try:
+                            total += x
+                            break
+                        finally:
+                            total += 10 // x
+                total += 100
+            return total
+        """,
+        [([1, 0, 2],), ([0, 3],), ([],)],
     ),
 ]
 
