@@ -24,7 +24,7 @@ import gast
 
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
-from autograph.source.templates import replace
+from autograph.source.templates import load_name, replace
 
 __all__ = ["transform"]
 
@@ -78,7 +78,7 @@ class _Binder:
             if position is not None and position < len(call.args) and _constant_dict(call.args[position]):
                 name = self.ctx.namespace.new("opts")
                 bindings += replace("name = opts", call.args[position], name=name, opts=call.args[position])
-                call.args[position] = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+                call.args[position] = load_name(name)
             for field in _BLOCKS:
                 bindings += self.helper(getattr(stmt, field, None) or [])
             for handler in getattr(stmt, "handlers", ()):

@@ -26,7 +26,7 @@ import gast
 from autograph.analysis.traversal import CHILD_FIELDS
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
-from autograph.source.templates import replace
+from autograph.source.templates import load_name, replace
 
 __all__ = ["transform"]
 
@@ -87,7 +87,7 @@ def _operand_defs(stmt: gast.stmt, ctx: Context) -> list[gast.FunctionDef]:
             lam = node.args[index]
             name = ctx.namespace.new(hint)
             defs += replace("def name():\n    return body", lam, name=name, body=lam.body)
-            node.args[index] = gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+            node.args[index] = load_name(name)
     return defs
 
 

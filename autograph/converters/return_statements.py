@@ -23,7 +23,7 @@ from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
 from autograph.converters.guards import JumpLowering, without
 from autograph.source.origins import inherit_location
-from autograph.source.templates import replace
+from autograph.source.templates import load_name, replace
 
 __all__ = ["transform", "always_returns"]
 
@@ -118,7 +118,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
 def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
     if isinstance(loop, gast.While):
         loop.test = gast.BoolOp(
-            op=gast.And(), values=[gast.UnaryOp(op=gast.Not(), operand=gast.Name(id=flag, ctx=gast.Load(), annotation=None, type_comment=None)), loop.test]
+            op=gast.And(), values=[gast.UnaryOp(op=gast.Not(), operand=load_name(flag)), loop.test]
         )
         inherit_location(loop.test, loop)
     else:
