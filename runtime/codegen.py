@@ -40,6 +40,7 @@ import numpy as np
 from runtime.graph import Graph, Namespace, Node
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
+from runtime.row_layout import walked_views
 from runtime.types import TensorType
 
 __all__ = ["GeneratedSource", "generate_source", "scalar_literal"]
@@ -110,6 +111,7 @@ class _Emitter:
         self._bound: dict[int, str] = {}
         self.lines: list[str] = []
         self.origins: dict[int, Origin] = {}
+        self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.row_layout)
         for node in graph.nodes:
             if node.op not in ("capture", "constant"):
                 self.names[node] = self.ns.create(node.name)
@@ -141,6 +143,7 @@ class _Emitter:
         start = len(self.lines)
         users = _users(graph)
         aliases = self._control_outputs(graph, users)
+        self.contiguous.update(walked_views(graph))
         for node in graph.nodes:
             self.emit_node(node, indent, users, aliases)
         return len(self.lines) - start
@@ -192,6 +195,8 @@ class _Emitter:
         expr = op.emit(args, node.attrs) if op.emit is not None else None
         if expr is None:
             expr = self._impl_call(node, op.impl, args)
+        if node in self.contiguous:
+            expr = f"np.ascontiguousarray({expr})"
         name = self.name_of(node)
         statement = op.effectful and not users.get(node) and _is_unit(node.type)
         self.write(indent, expr if statement else f"{name} = {expr}", node.origin)
