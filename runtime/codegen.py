@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.counted_loops import in_bounds_writes
 from runtime.graph import Graph, Namespace, Node
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
@@ -112,6 +113,7 @@ class _Emitter:
         self.lines: list[str] = []
         self.origins: dict[int, Origin] = {}
         self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.row_layout)
+        self.stores: set[Node] = set()  # TensorArray writes that are list stores (runtime.counted_loops)
         for node in graph.nodes:
             if node.op not in ("capture", "constant"):
                 self.names[node] = self.ns.create(node.name)
@@ -144,6 +146,7 @@ class _Emitter:
         users = _users(graph)
         aliases = self._control_outputs(graph, users)
         self.contiguous.update(walked_views(graph))
+        self.stores.update(in_bounds_writes(graph))
         for node in graph.nodes:
             self.emit_node(node, indent, users, aliases)
         return len(self.lines) - start
@@ -190,6 +193,10 @@ class _Emitter:
     def _call(self, node: Node, indent: int, users) -> None:
         op = get_op(node.op)
         args = [self.names[i] for i in node.inputs]
+        if node in self.stores and self._sole_user(node.inputs[0], node, users):
+            self.write(indent, f"{args[0]}[{args[1]}] = {args[2]}", node.origin)
+            self.names[node] = args[0]  # the same list, changed in place
+            return
         if op.inplace and args and not self._sole_user(node.inputs[0], node, users):
             args[0] = f"{args[0]}.copy()"
         expr = op.emit(args, node.attrs) if op.emit is not None else None

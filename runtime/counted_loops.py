@@ -1,0 +1,112 @@
+"""Counted loops: what a loop that counts 0, 1, ..., n - 1 and then stops tells the code generator.
+
+Most staged loops come from `for i in ag.range(n)` (or `for x in t`): a loop
+variable that starts at 0, grows by 1 and alone ends the loop (`i < n` is the
+whole test). With `n` a constant, such a loop runs exactly `n` times and `i`
+takes every value in `[0, n)`, in order. Two facts follow that the compiled
+code can use, neither of which changes a value:
+
+- a transposed view whose rows the loop reads with `t[i]` is read whole, so
+  it may be copied to contiguous memory first (`runtime.row_layout`);
+- a TensorArray of at least `n` elements written at `i` is never written out
+  of bounds, and a value of its dtype needs no conversion, so the write is a
+  plain list store: `states[iteration] = tanh` instead of a checked
+  `ta_write(...)` call (`in_bounds_writes`).
+
+A loop with `maximum_iterations`, a break flag in its test, or a counter that
+starts elsewhere or steps otherwise is not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from runtime.graph import Graph, Node
+from runtime.ops.calls import resolve_call
+from runtime.types import TensorType
+
+__all__ = ["counters", "trip_count", "in_bounds_writes"]
+
+
+def counters(graph: Graph) -> Iterator[tuple[Node, Node, int]]:
+    """(loop, counter input of its body, trip count) for each counted loop of `graph` itself."""
+    for loop in graph.nodes:
+        if loop.op != "while" or loop.attrs.get("maximum_iterations") is not None:
+            continue
+        for index, counter in enumerate(loop.attrs["body"].inputs):
+            count = trip_count(loop, index)
+            if count is not None:
+                yield loop, counter, count
+
+
+def trip_count(loop: Node, index: int) -> int | None:
+    """The loop's trip count if loop variable `index` counts 0, 1, ... and alone ends it."""
+    cond, body = loop.attrs["cond"], loop.attrs["body"]
+    if constant_int(loop.inputs[index]) != 0:
+        return None
+    step = body.outputs[index]
+    if step.op != "add" or _call(step) != (body.inputs[index], 1):
+        return None
+    test = cond.outputs[0]
+    if test.op != "less":
+        return None
+    args = _call(test)
+    if len(args) != 2 or args[0] is not cond.inputs[index]:
+        return None
+    return constant_int(args[1])
+
+
+def in_bounds_writes(graph: Graph) -> list[Node]:
+    """The "ta_write" nodes of counted loops' bodies that can neither fail nor convert.
+
+    The write is at the counter into the array the loop carries, the array was
+    made before the loop with a constant size of at least the trip count, the
+    loop carries the write's result on (the same list), and the written value
+    has the array's dtype.
+    """
+    writes = []
+    for loop, counter, count in counters(graph):
+        body = loop.attrs["body"]
+        for node in body.nodes:
+            if node.op != "ta_write" or node.inputs[1] is not counter:
+                continue
+            carried = node.inputs[0]
+            if carried.op != "input" or carried not in body.inputs:
+                continue
+            slot = body.inputs.index(carried)
+            made = loop.inputs[slot]
+            value = node.inputs[2].type
+            if (
+                body.outputs[slot] is node
+                and made.op == "ta_new"
+                and len(made.inputs) == 1
+                and (constant_int(made.inputs[0]) or 0) >= count
+                and isinstance(value, TensorType)
+                and value.dtype == node.attrs["dtype"]
+            ):
+                writes.append(node)
+    return writes
+
+
+def _call(node: Node) -> tuple:
+    """The node's positional arguments: input nodes, constants as Python ints, literals."""
+    args, kwargs = resolve_call(node.inputs, node.attrs)
+    if kwargs:
+        return ()
+    return tuple(constant_int(a) if isinstance(a, Node) and a.op == "constant" else a for a in args)
+
+
+def constant_int(item: Any) -> int | None:
+    """A 0-d integer constant node or literal as a Python int; None for anything else."""
+    if isinstance(item, Node):
+        if item.op != "constant":
+            return None
+        item = item.attrs["value"]
+    if isinstance(item, (int, np.integer, np.ndarray)) and not isinstance(item, bool):
+        array = np.asarray(item)
+        if array.ndim == 0 and array.dtype.kind in "iu":
+            return int(array)
+    return None

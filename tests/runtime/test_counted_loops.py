@@ -1,0 +1,59 @@
+"""Counted loops: trip counts, and TensorArray writes the code generator prints as list stores."""
+
+import numpy as np
+import pytest
+
+from runtime.compile import compile_graph, to_source
+from runtime.control_flow import while_loop
+from runtime.counted_loops import counters, in_bounds_writes
+from runtime.errors import InvalidArgumentError
+from runtime.interpret import interpret
+from runtime.optimize import optimize
+from runtime.tensor_array import TensorArray
+from tests.runtime.tracing import build, outputs_equal
+
+
+def squares(x, size=5, limit=5, at=lambda i: i, value=lambda i, x: x * i, **options):
+    """Writes value(i) at at(i) for i < limit into a TensorArray of `size` elements."""
+    ta = TensorArray(np.float64, size=size)
+    _, ta = while_loop(
+        lambda i, ta: i < limit, lambda i, ta: (i + 1, ta.write(at(i), value(i, x))), (0, ta),
+        names=("i", "states"), **options,
+    )
+    return ta.stack()
+
+
+def test_a_counted_loop_writes_a_big_enough_array_with_a_list_store():
+    graph = build(squares, (np.float64, ()))
+    source = to_source(graph)
+    assert "        states[i] = multiply\n" in source and "ta_write" not in source
+    assert "        i = add\n" in source  # the array is carried as the same list
+    expected = [np.arange(5) * 1.5]
+    assert outputs_equal(compile_graph(graph)(np.float64(1.5)), expected)
+    assert outputs_equal(interpret(graph, np.float64(1.5)), expected)
+
+
+def test_counters_give_the_trip_count():
+    graph = optimize(build(squares, (np.float64, ())))
+    [(loop, counter, count)] = counters(graph)
+    assert loop.op == "while" and counter.name == "i" and count == 5
+    assert [n.op for n in in_bounds_writes(graph)] == ["ta_write"]
+
+
+@pytest.mark.parametrize("variant", [
+    dict(at=lambda i: 4 - i),  # not at the counter
+    dict(value=lambda i, x: i),  # an int64 value: ta_write converts it
+    dict(maximum_iterations=5),  # not a counted loop
+    dict(at=lambda i: i * 1),  # not at the counter itself
+])
+def test_other_writes_keep_the_checked_call(variant):
+    graph = build(lambda x: squares(x, **variant), (np.float64, ()))
+    assert "ta_write(" in to_source(graph)
+    assert outputs_equal(compile_graph(graph)(np.float64(2.0)), interpret(graph, np.float64(2.0)))
+
+
+def test_a_write_past_the_end_still_fails_at_run_time():
+    graph = build(lambda x: squares(x, size=3), (np.float64, ()))
+    assert "ta_write(" in to_source(graph)
+    with pytest.raises(InvalidArgumentError, match="out of bounds"):
+        compile_graph(graph)(np.float64(1.0))
