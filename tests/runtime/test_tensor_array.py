@@ -185,6 +185,19 @@ def test_stack_is_np_stack_of_the_elements():
         ta_stack([np.ones((2, 3), dtype), np.ones((3, 3), dtype)], dtype, None)
 
 
+@pytest.mark.parametrize("element_shape", [(2, 3), (), None])
+@pytest.mark.parametrize("missing", [[0], [2], [0, 1, 2, 3]])
+def test_stack_names_an_unwritten_element_whatever_the_element_shape(element_shape, missing):
+    from runtime.errors import InvalidArgumentError
+    from runtime.tensor_array import ta_stack
+
+    dtype = np.dtype(np.float32)
+    shape = element_shape or ()
+    items = [None if i in missing else np.full(shape, i, dtype) for i in range(4)]
+    with pytest.raises(InvalidArgumentError, match=f"element {missing[0]} was never written"):
+        ta_stack(items, dtype, element_shape)
+
+
 def test_a_size_of_none_while_tracing_says_to_use_len():
     def f(x):
         return TensorArray(np.float64, size=x.shape[0]).stack()
