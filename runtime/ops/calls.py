@@ -160,22 +160,29 @@ def resolve_call(
     values: Sequence[Any], attrs: Mapping[str, Any], convert: Callable[[Any], Any] = lambda w: w
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """(args, kwargs) with Slots replaced by `values` and Weaks by their Python value."""
-
-    def fill(item: Any) -> Any:
-        if isinstance(item, Slot):
-            return values[item.index]
-        if isinstance(item, Weak):
-            return convert(item.value)
-        if isinstance(item, tuple):
-            return tuple(fill(v) for v in item)
-        if isinstance(item, Span):
-            return slice(fill(item.start), fill(item.stop), fill(item.step))
-        return item
-
     template = attrs.get("args")
-    args = tuple(values) if template is None else fill(template)
-    kwargs = {key: fill(value) for key, value in attrs.items() if key != "args"}
+    args = tuple(values) if template is None else _fill(template, values, convert)
+    kwargs = {key: _fill(value, values, convert) for key, value in attrs.items() if key != "args"}
     return args, kwargs
+
+
+def _fill(item: Any, values: Sequence[Any], convert: Callable[[Any], Any]) -> Any:
+    """One template item with its Slots and Weaks resolved.
+
+    A module function rather than a closure: a recursive closure holds itself
+    through its cell, so each call would leave a reference cycle for the
+    garbage collector.
+    """
+    if isinstance(item, Slot):
+        return values[item.index]
+    if isinstance(item, Weak):
+        return convert(item.value)
+    if isinstance(item, tuple):
+        return tuple([_fill(v, values, convert) for v in item])
+    if isinstance(item, Span):
+        return slice(_fill(item.start, values, convert), _fill(item.stop, values, convert),
+                     _fill(item.step, values, convert))
+    return item
 
 
 def render(item: Any, sources: Sequence[str]) -> str:
