@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.counted_loops import in_bounds_writes
+from runtime.counted_loops import counters, in_bounds_writes
 from runtime.graph import Graph, Namespace, Node
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
@@ -145,8 +145,10 @@ class _Emitter:
         start = len(self.lines)
         users = _users(graph)
         aliases = self._control_outputs(graph, users)
-        self.contiguous.update(walked_views(graph))
-        self.stores.update(in_bounds_writes(graph))
+        loops = counters(graph)
+        if loops:
+            self.contiguous.update(walked_views(graph, loops))
+            self.stores.update(in_bounds_writes(graph, loops))
         for node in graph.nodes:
             self.emit_node(node, indent, users, aliases)
         return len(self.lines) - start

@@ -19,7 +19,6 @@ starts elsewhere or steps otherwise is not counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -28,30 +27,32 @@ from runtime.graph import Graph, Node
 from runtime.ops.calls import resolve_call
 from runtime.types import TensorType
 
-__all__ = ["counters", "trip_count", "in_bounds_writes"]
+__all__ = ["Counter", "counters", "trip_count", "in_bounds_writes", "constant_int"]
 
 
-def counters(graph: Graph) -> Iterator[tuple[Node, Node, int]]:
+Counter = tuple[Node, Node, int]  # a loop, the counter input of its body, the trip count
+
+
+def counters(graph: Graph) -> list[Counter]:
     """(loop, counter input of its body, trip count) for each counted loop of `graph` itself."""
+    found = []
     for loop in graph.nodes:
         if loop.op != "while" or loop.attrs.get("maximum_iterations") is not None:
             continue
         for index, counter in enumerate(loop.attrs["body"].inputs):
             count = trip_count(loop, index)
             if count is not None:
-                yield loop, counter, count
+                found.append((loop, counter, count))
+    return found
 
 
 def trip_count(loop: Node, index: int) -> int | None:
     """The loop's trip count if loop variable `index` counts 0, 1, ... and alone ends it."""
     cond, body = loop.attrs["cond"], loop.attrs["body"]
-    if constant_int(loop.inputs[index]) != 0:
+    step, test = body.outputs[index], cond.outputs[0]
+    if step.op != "add" or test.op != "less" or loop.inputs[index].op != "constant":
         return None
-    step = body.outputs[index]
-    if step.op != "add" or _call(step) != (body.inputs[index], 1):
-        return None
-    test = cond.outputs[0]
-    if test.op != "less":
+    if constant_int(loop.inputs[index]) != 0 or _call(step) != (body.inputs[index], 1):
         return None
     args = _call(test)
     if len(args) != 2 or args[0] is not cond.inputs[index]:
@@ -59,16 +60,16 @@ def trip_count(loop: Node, index: int) -> int | None:
     return constant_int(args[1])
 
 
-def in_bounds_writes(graph: Graph) -> list[Node]:
+def in_bounds_writes(graph: Graph, loops: list[Counter] | None = None) -> list[Node]:
     """The "ta_write" nodes of counted loops' bodies that can neither fail nor convert.
 
     The write is at the counter into the array the loop carries, the array was
     made before the loop with a constant size of at least the trip count, the
     loop carries the write's result on (the same list), and the written value
-    has the array's dtype.
+    has the array's dtype. `loops` are the graph's `counters`, when known.
     """
     writes = []
-    for loop, counter, count in counters(graph):
+    for loop, counter, count in counters(graph) if loops is None else loops:
         body = loop.attrs["body"]
         for node in body.nodes:
             if node.op != "ta_write" or node.inputs[1] is not counter:
@@ -105,6 +106,8 @@ def constant_int(item: Any) -> int | None:
         if item.op != "constant":
             return None
         item = item.attrs["value"]
+    if type(item) is int:
+        return item
     if isinstance(item, (int, np.integer, np.ndarray)) and not isinstance(item, bool):
         array = np.asarray(item)
         if array.ndim == 0 and array.dtype.kind in "iu":

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.counted_loops import counters
+from runtime.counted_loops import Counter, counters
 from runtime.graph import Graph, Node
 from runtime.types import TensorType
 
@@ -35,10 +35,13 @@ __all__ = ["walked_views", "VIEWS"]
 VIEWS = frozenset({"transpose", "swapaxes", "moveaxis", "matrix_transpose", "rot90"})
 
 
-def walked_views(graph: Graph) -> list[Node]:
-    """The strided views of `graph` that one of its own loops reads every row of, in order."""
+def walked_views(graph: Graph, loops: list[Counter] | None = None) -> list[Node]:
+    """The strided views of `graph` that one of its own loops reads every row of, in order.
+
+    `loops` are the graph's `counters`, when known.
+    """
     views = []
-    for loop, counter, count in counters(graph):
+    for loop, counter, count in counters(graph) if loops is None else loops:
         for node in loop.attrs["body"].nodes:
             if node.op != "index" or node.attrs or node.inputs[1] is not counter:
                 continue
