@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.counted_loops import counters, in_bounds_writes
+from runtime.counted_loops import counters, in_bounds_writes, int_counters
 from runtime.graph import Graph, Namespace, Node
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
@@ -114,6 +114,7 @@ class _Emitter:
         self.origins: dict[int, Origin] = {}
         self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.row_layout)
         self.stores: set[Node] = set()  # TensorArray writes that are list stores (runtime.counted_loops)
+        self.int_counters: set[Node] = set()  # loop counters that count in Python ints (the same)
         for node in graph.nodes:
             if node.op not in ("capture", "constant"):
                 self.names[node] = self.ns.create(node.name)
@@ -149,6 +150,7 @@ class _Emitter:
         if loops:
             self.contiguous.update(walked_views(graph, loops))
             self.stores.update(in_bounds_writes(graph, loops))
+            self.int_counters.update(int_counters(graph, loops, self.stores))
         for node in graph.nodes:
             self.emit_node(node, indent, users, aliases)
         return len(self.lines) - start
@@ -271,7 +273,7 @@ class _Emitter:
             name = outputs.get(index) or self.ns.create(inp.name)
             loop_vars.append(name)
             self.names[inp] = self.names[cond.inputs[index]] = name
-            value = self.names[init]
+            value = "0" if inp in self.int_counters else self.names[init]
             if inp.type.dtype == object and not self._sole_user(init, node, users):
                 value += ".copy()"
             self.write(indent, f"{name} = {value}", node.origin)

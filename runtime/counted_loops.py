@@ -11,7 +11,8 @@ code can use, neither of which changes a value:
 - a TensorArray of at least `n` elements written at `i` is never written out
   of bounds, and a value of its dtype needs no conversion, so the write is a
   plain list store: `states[iteration] = tanh` instead of a checked
-  `ta_write(...)` call (`in_bounds_writes`).
+  `ta_write(...)` call (`in_bounds_writes`);
+- a counter used only as an index may count in Python ints (`int_counters`).
 
 A loop with `maximum_iterations`, a break flag in its test, or a counter that
 starts elsewhere or steps otherwise is not counted.
@@ -19,6 +20,7 @@ starts elsewhere or steps otherwise is not counted.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -27,7 +29,7 @@ from runtime.graph import Graph, Node
 from runtime.ops.calls import resolve_call
 from runtime.types import TensorType
 
-__all__ = ["Counter", "counters", "trip_count", "in_bounds_writes", "constant_int"]
+__all__ = ["Counter", "counters", "trip_count", "in_bounds_writes", "int_counters", "constant_int"]
 
 
 Counter = tuple[Node, Node, int]  # a loop, the counter input of its body, the trip count
@@ -90,6 +92,43 @@ def in_bounds_writes(graph: Graph, loops: list[Counter] | None = None) -> list[N
             ):
                 writes.append(node)
     return writes
+
+
+def int_counters(graph: Graph, loops: list[Counter], stores: Collection[Node]) -> list[Node]:
+    """The counters of `loops` that may count in Python ints instead of NumPy int64 scalars.
+
+    Their values are the same (0 .. n, far from any overflow) and every use
+    reads them as an index, where a Python int is cheaper (`t[i]`, `i + 1`,
+    `i < n`: about 80 ns less per step together). So the counter must have no
+    other use: in the body only its step `i + 1` (with a literal 1, carried
+    to the next iteration and used by nothing else), plain reads `t[i]` and
+    `stores` at it; in the test only `i < n`; and nothing reads it after the loop.
+    """
+    found = []
+    for loop, counter, _ in loops:
+        body, cond = loop.attrs["body"], loop.attrs["cond"]
+        index = body.inputs.index(counter)
+        step = body.outputs[index]
+        if len(step.inputs) != 1 or [o for o in body.outputs if o is step or o is counter] != [step]:
+            continue
+        if any(n.op == "getitem" and n.inputs[0] is loop and n.attrs["index"] == index for n in graph.nodes):
+            continue
+        if all(_reads_as_index(n, counter, step, stores) for n in body.nodes) and all(
+            n is cond.outputs[0] or cond.inputs[index] not in n.inputs for n in cond.nodes
+        ):
+            found.append(counter)
+    return found
+
+
+def _reads_as_index(node: Node, counter: Node, step: Node, stores: Collection[Node]) -> bool:
+    """Whether `node` leaves the counter and its step alone, or reads the counter only as an index."""
+    if step in node.inputs:
+        return False
+    if node is step or counter not in node.inputs:
+        return True
+    if node.op == "index" and not node.attrs:
+        return node.inputs == (node.inputs[0], counter) and node.inputs[0] is not counter
+    return node in stores and node.inputs[1] is counter and counter not in (node.inputs[0], node.inputs[2])
 
 
 def _call(node: Node) -> tuple:

@@ -57,3 +57,32 @@ def test_a_write_past_the_end_still_fails_at_run_time():
     assert "ta_write(" in to_source(graph)
     with pytest.raises(InvalidArgumentError, match="out of bounds"):
         compile_graph(graph)(np.float64(1.0))
+
+
+def rows_into_array(x, after=False):
+    """Copies the rows of x into a TensorArray: the counter is only ever an index."""
+    ta = TensorArray(np.float64, size=4)
+    i, ta = while_loop(
+        lambda i, ta: i < 4, lambda i, ta: (i + 1, ta.write(i, np.tanh(x[i]))), (0, ta), names=("i", "states"),
+    )
+    return (ta.stack(), i) if after else ta.stack()
+
+
+def test_a_counter_used_only_as_an_index_counts_in_python_ints():
+    graph = build(rows_into_array, (np.float64, (4, 3)))
+    source = to_source(graph)
+    assert "    i = 0\n" in source and "        states[i] = tanh\n" in source
+    x = np.arange(12.0).reshape(4, 3)
+    assert outputs_equal(compile_graph(graph)(x), [np.tanh(x)])
+    assert outputs_equal(interpret(optimize(graph), x), [np.tanh(x)])
+
+
+def test_a_counter_read_after_the_loop_stays_a_numpy_integer():
+    graph = build(lambda x: rows_into_array(x, after=True), (np.float64, (4, 3)))
+    assert "i = np.int64(0)" in to_source(graph)
+    _, count = compile_graph(graph)(np.ones((4, 3)))
+    assert count == 4 and type(count) is np.int64
+
+
+def test_a_counter_used_as_a_value_stays_a_numpy_integer():
+    assert "i = np.int64(0)" in to_source(build(squares, (np.float64, ())))
