@@ -24,6 +24,12 @@ array constants and helper callables bound as named globals, `cond` as
 
 Subgraphs are emitted inline, so their nodes share the function's namespace:
 a capture is simply the enclosing node's name.
+
+A loop that counts `i` from 0 to a constant (`runtime.counted_loops`) is
+printed as a person would write it once they know it: a TensorArray write at
+`i` that cannot fail is a list store (`states[i] = tanh`), a counter used only
+as an index starts as a Python int, and a transposed array it reads row by
+row is made contiguous before it (`runtime.row_layout`). Values are the same.
 """
 
 from __future__ import annotations
