@@ -71,10 +71,7 @@ class _Writer:
         self.line += 1 + text.count("\n")
 
     def statement(self, node: gast.stmt) -> None:
-        printer = _PRINTERS.get(type(node))
-        if printer is None:
-            raise TypeError(f"cannot print a {type(node).__name__} statement")
-        printer(self, node)
+        _PRINTERS[type(node)](self, node)
 
     def block(self, body: list[gast.stmt], docstring: bool = False) -> None:
         self.indent += "    "
@@ -84,7 +81,7 @@ class _Writer:
             self.fill(prefix + literals.quoted(value.value, literals.MULTI_QUOTES), body[0])
             body = body[1:]
         for child in body:
-            self.statement(child)
+            _PRINTERS[type(child)](self, child)
         self.indent = self.indent[:-4]
 
     def else_block(self, body: list[gast.stmt], word: str = "else") -> None:
@@ -103,7 +100,8 @@ class _Writer:
     # --- statements with blocks
 
     def function(self, node: gast.FunctionDef) -> None:
-        self.decorators(node)
+        if node.decorator_list:
+            self.decorators(node)
         keyword = "async def " if isinstance(node, gast.AsyncFunctionDef) else "def "
         head = f"{keyword}{node.name}{self.type_params(node)}({self.expr.arguments(node.args)})"
         if node.returns:
@@ -177,7 +175,10 @@ class _Writer:
         self.fill(self.expr(node.value, YIELD), node)
 
     def assign(self, node: gast.Assign) -> None:
-        targets = "".join([self.expr(t, TUPLE) + " = " for t in node.targets])
+        if len(node.targets) == 1:
+            targets = self.expr(node.targets[0], TUPLE) + " = "
+        else:
+            targets = "".join([self.expr(t, TUPLE) + " = " for t in node.targets])
         self.fill(targets + self.expr(node.value) + _type_comment(node), node)
 
     def aug_assign(self, node: gast.AugAssign) -> None:
@@ -292,7 +293,15 @@ _STATEMENTS = {
 for _optional, _printer in (("TryStar", "try_stmt"), ("TypeAlias", "type_alias")):
     if hasattr(gast, _optional):
         _STATEMENTS[getattr(gast, _optional)] = _printer
-# gast statement class -> the _Writer method that prints it
-_PRINTERS: dict[type, Callable[[_Writer, gast.stmt], None]] = {
-    cls: getattr(_Writer, name) for cls, name in _STATEMENTS.items()
-}
+
+
+class _Printers(dict):
+    """gast statement class -> the _Writer method that prints it; a TypeError for any other class."""
+
+    def __missing__(self, cls: type) -> Callable[[_Writer, gast.stmt], None]:
+        raise TypeError(f"cannot print a {cls.__name__} statement")
+
+
+_PRINTERS: dict[type, Callable[[_Writer, gast.stmt], None]] = _Printers(
+    {cls: getattr(_Writer, name) for cls, name in _STATEMENTS.items()}
+)

@@ -39,6 +39,10 @@ _COMPARE = {
 }  # fmt: skip
 
 
+_NAME = gast.Name
+_REPR_SPELLED = frozenset({str, int, bool, type(None)})
+
+
 def _wrap(text: str, needed: bool) -> str:
     return f"({text})" if needed else text
 
@@ -56,6 +60,8 @@ class Expressions:
         self._inner: Expressions | None = None
 
     def __call__(self, node: gast.AST, prec: int = TEST) -> str:
+        if type(node) is _NAME:  # close to half of all expressions: printed without a printer call
+            return node.id
         return _PRINTERS[type(node)](self, node, prec)
 
     def _name(self, node: gast.Name, prec: int) -> str:
@@ -63,6 +69,8 @@ class Expressions:
 
     def _constant(self, node: gast.Constant, prec: int) -> str:
         value = node.value
+        if type(value) in _REPR_SPELLED and not self.avoid_backslashes and getattr(node, "kind", None) is None:
+            return repr(value)  # most constants: spelled as literals.constant spells them, with less asking
         if isinstance(value, tuple):
             return "(" + _items([literals.constant(v, self.avoid_backslashes) for v in value]) + ")"
         if value is ...:
@@ -76,8 +84,9 @@ class Expressions:
         return f"{self(value, ATOM)}{space}.{node.attr}"
 
     def _call(self, node: gast.Call, prec: int) -> str:
-        parts = [self(arg) for arg in node.args]
-        parts.extend([self._keyword(k, TEST) for k in node.keywords])
+        parts = list(map(self, node.args))
+        if node.keywords:
+            parts.extend([self._keyword(k, TEST) for k in node.keywords])
         return f"{self(node.func, ATOM)}({', '.join(parts)})"
 
     def _keyword(self, node: gast.keyword, prec: int) -> str:
@@ -146,10 +155,10 @@ class Expressions:
     def _tuple(self, node: gast.Tuple, prec: int) -> str:
         if not node.elts:
             return "()"
-        return _wrap(_items([self(e) for e in node.elts]), prec > TUPLE)
+        return _wrap(_items(list(map(self, node.elts))), prec > TUPLE)
 
     def _list(self, node: gast.List, prec: int) -> str:
-        return "[" + ", ".join([self(e) for e in node.elts]) + "]"
+        return "[" + ", ".join(map(self, node.elts)) + "]"
 
     def _set(self, node: gast.Set, prec: int) -> str:
         return "{" + ", ".join([self(e) for e in node.elts]) + "}" if node.elts else "{*()}"
@@ -199,6 +208,8 @@ class Expressions:
 
     def arguments(self, node: gast.arguments) -> str:
         """A parameter list, without its parentheses."""
+        if not (node.posonlyargs or node.defaults or node.vararg or node.kwonlyargs or node.kwarg):
+            return ", ".join([self.arg(param) for param in node.args])  # plain names: most generated defs
         parts = []
         positional = node.posonlyargs + node.args
         defaults = [None] * (len(positional) - len(node.defaults)) + node.defaults
