@@ -23,6 +23,8 @@ from autograph.source.expressions import ATOM, BOR, TEST, TUPLE, YIELD, Expressi
 
 __all__ = ["Emitted", "emit"]
 
+Expression = Callable[..., str]  # Expressions.text: an expression node (and a precedence) to its text
+
 
 @dataclass(frozen=True)
 class Emitted:
@@ -59,7 +61,8 @@ class _Writer:
         self.starts: list[tuple[int, int]] = []
         self.line = 1  # the output line the next fill starts on
         self.indent = ""
-        self.expr = Expressions()
+        self.expressions = Expressions()
+        self.expr = self.expressions.text
 
     def fill(self, text: str, node: gast.AST | None = None) -> None:
         """Start a new line; `node` (a statement) maps it to the user's line."""
@@ -103,7 +106,7 @@ class _Writer:
         if node.decorator_list:
             self.decorators(node)
         keyword = "async def " if isinstance(node, gast.AsyncFunctionDef) else "def "
-        head = f"{keyword}{node.name}{self.type_params(node)}({self.expr.arguments(node.args)})"
+        head = f"{keyword}{node.name}{self.type_params(node)}({self.expressions.arguments(node.args)})"
         if node.returns:
             head += " -> " + self.expr(node.returns)
         self.fill(head + ":" + _type_comment(node), node)
@@ -232,7 +235,7 @@ def _alias(node: gast.alias) -> str:
     return f"{node.name} as {node.asname}" if node.asname else node.name
 
 
-def _type_param(node: gast.AST, expr: Expressions) -> str:
+def _type_param(node: gast.AST, expr: Expression) -> str:
     if type(node).__name__ == "TypeVarTuple":
         return "*" + node.name
     if type(node).__name__ == "ParamSpec":
@@ -241,7 +244,7 @@ def _type_param(node: gast.AST, expr: Expressions) -> str:
     return f"{node.name}: {expr(bound)}" if bound else node.name
 
 
-def _pattern(node: gast.pattern, prec: int, expr: Expressions) -> str:
+def _pattern(node: gast.pattern, prec: int, expr: Expression) -> str:
     """A match pattern (MatchAs and MatchOr parenthesise like expressions)."""
     kind = type(node)
     if kind is gast.MatchValue:
