@@ -40,6 +40,6 @@ def test_unique_names():
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet="a \n\t\r\x0c\x1c\x85\u3000\u2028", max_size=30))
+@given(st.text(alphabet="a \n\t\r\x0b\x0c\x1c\x1e\x85\u3000\u2028", max_size=30))
 def test_indent_is_textwrap_indent(text):
     assert _indent(text) == textwrap.indent(text, "    ")
