@@ -171,7 +171,8 @@ class Expressions:
 
     def _dict(self, node: gast.Dict, prec: int) -> str:
         parts = [
-            "**" + self.text(v, EXPR) if k is None else f"{self.text(k)}: {self.text(v)}" for k, v in zip(node.keys, node.values)
+            "**" + self.text(v, EXPR) if k is None else f"{self.text(k)}: {self.text(v)}"
+            for k, v in zip(node.keys, node.values)
         ]
         return "{" + ", ".join(parts) + "}"
 
