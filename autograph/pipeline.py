@@ -215,10 +215,10 @@ def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
 
 def source_map(generated: Generated, settings: Settings, function: str, filename: str) -> LineOrigins:
     """Line `n` of the generated file `filename` -> the user's Origin (file, line, text), made on first use."""
-    starts = [(line + FACTORY_LINES, user) for line, user in generated.starts]
     last_line = FACTORY_LINES + generated.source.count("\n")
     lines = linecache.getlines(settings.filename)
-    return LineOrigins(filename, starts, last_line, settings.filename, settings.first_line, lines, function)
+    user_file, first_line = settings.filename, settings.first_line
+    return LineOrigins(filename, generated.starts, last_line, user_file, first_line, lines, function, FACTORY_LINES)
 
 
 @contextmanager

@@ -23,6 +23,8 @@ from autograph.source.expressions import ATOM, BOR, TEST, TUPLE, YIELD, Expressi
 
 __all__ = ["Emitted", "emit"]
 
+Expression = Callable[..., str]  # Expressions.text: an expression node (and a precedence) to its text
+
 
 @dataclass(frozen=True)
 class Emitted:
@@ -59,7 +61,8 @@ class _Writer:
         self.starts: list[tuple[int, int]] = []
         self.line = 1  # the output line the next fill starts on
         self.indent = ""
-        self.expr = Expressions()
+        self.expressions = Expressions()
+        self.expr = self.expressions.text
 
     def fill(self, text: str, node: gast.AST | None = None) -> None:
         """Start a new line; `node` (a statement) maps it to the user's line."""
@@ -71,10 +74,7 @@ class _Writer:
         self.line += 1 + text.count("\n")
 
     def statement(self, node: gast.stmt) -> None:
-        printer = _PRINTERS.get(type(node))
-        if printer is None:
-            raise TypeError(f"cannot print a {type(node).__name__} statement")
-        printer(self, node)
+        _PRINTERS[type(node)](self, node)
 
     def block(self, body: list[gast.stmt], docstring: bool = False) -> None:
         self.indent += "    "
@@ -84,7 +84,7 @@ class _Writer:
             self.fill(prefix + literals.quoted(value.value, literals.MULTI_QUOTES), body[0])
             body = body[1:]
         for child in body:
-            self.statement(child)
+            _PRINTERS[type(child)](self, child)
         self.indent = self.indent[:-4]
 
     def else_block(self, body: list[gast.stmt], word: str = "else") -> None:
@@ -103,9 +103,10 @@ class _Writer:
     # --- statements with blocks
 
     def function(self, node: gast.FunctionDef) -> None:
-        self.decorators(node)
+        if node.decorator_list:
+            self.decorators(node)
         keyword = "async def " if isinstance(node, gast.AsyncFunctionDef) else "def "
-        head = f"{keyword}{node.name}{self.type_params(node)}({self.expr.arguments(node.args)})"
+        head = f"{keyword}{node.name}{self.type_params(node)}({self.expressions.arguments(node.args)})"
         if node.returns:
             head += " -> " + self.expr(node.returns)
         self.fill(head + ":" + _type_comment(node), node)
@@ -177,7 +178,10 @@ class _Writer:
         self.fill(self.expr(node.value, YIELD), node)
 
     def assign(self, node: gast.Assign) -> None:
-        targets = "".join([self.expr(t, TUPLE) + " = " for t in node.targets])
+        if len(node.targets) == 1:
+            targets = self.expr(node.targets[0], TUPLE) + " = "
+        else:
+            targets = "".join([self.expr(t, TUPLE) + " = " for t in node.targets])
         self.fill(targets + self.expr(node.value) + _type_comment(node), node)
 
     def aug_assign(self, node: gast.AugAssign) -> None:
@@ -231,7 +235,7 @@ def _alias(node: gast.alias) -> str:
     return f"{node.name} as {node.asname}" if node.asname else node.name
 
 
-def _type_param(node: gast.AST, expr: Expressions) -> str:
+def _type_param(node: gast.AST, expr: Expression) -> str:
     if type(node).__name__ == "TypeVarTuple":
         return "*" + node.name
     if type(node).__name__ == "ParamSpec":
@@ -240,7 +244,7 @@ def _type_param(node: gast.AST, expr: Expressions) -> str:
     return f"{node.name}: {expr(bound)}" if bound else node.name
 
 
-def _pattern(node: gast.pattern, prec: int, expr: Expressions) -> str:
+def _pattern(node: gast.pattern, prec: int, expr: Expression) -> str:
     """A match pattern (MatchAs and MatchOr parenthesise like expressions)."""
     kind = type(node)
     if kind is gast.MatchValue:
@@ -292,7 +296,15 @@ _STATEMENTS = {
 for _optional, _printer in (("TryStar", "try_stmt"), ("TypeAlias", "type_alias")):
     if hasattr(gast, _optional):
         _STATEMENTS[getattr(gast, _optional)] = _printer
-# gast statement class -> the _Writer method that prints it
-_PRINTERS: dict[type, Callable[[_Writer, gast.stmt], None]] = {
-    cls: getattr(_Writer, name) for cls, name in _STATEMENTS.items()
-}
+
+
+class _Printers(dict):
+    """gast statement class -> the _Writer method that prints it; a TypeError for any other class."""
+
+    def __missing__(self, cls: type) -> Callable[[_Writer, gast.stmt], None]:
+        raise TypeError(f"cannot print a {cls.__name__} statement")
+
+
+_PRINTERS: dict[type, Callable[[_Writer, gast.stmt], None]] = _Printers(
+    {cls: getattr(_Writer, name) for cls, name in _STATEMENTS.items()}
+)

@@ -39,6 +39,10 @@ _COMPARE = {
 }  # fmt: skip
 
 
+_NAME = gast.Name
+_REPR_SPELLED = frozenset({str, int, bool, type(None)})
+
+
 def _wrap(text: str, needed: bool) -> str:
     return f"({text})" if needed else text
 
@@ -55,7 +59,15 @@ class Expressions:
         self.avoid_backslashes = avoid_backslashes
         self._inner: Expressions | None = None
 
-    def __call__(self, node: gast.AST, prec: int = TEST) -> str:
+    def text(self, node: gast.AST, prec: int = TEST) -> str:
+        """`node` printed where the context demands `prec`.
+
+        A method, not `__call__`: calling an instance goes through its type's
+        call slot, about three times the cost of a method call, and this runs
+        for every expression printed.
+        """
+        if type(node) is _NAME:  # close to half of all expressions: printed without a printer call
+            return node.id
         return _PRINTERS[type(node)](self, node, prec)
 
     def _name(self, node: gast.Name, prec: int) -> str:
@@ -63,6 +75,8 @@ class Expressions:
 
     def _constant(self, node: gast.Constant, prec: int) -> str:
         value = node.value
+        if type(value) in _REPR_SPELLED and not self.avoid_backslashes and getattr(node, "kind", None) is None:
+            return repr(value)  # most constants: spelled as literals.constant spells them, with less asking
         if isinstance(value, tuple):
             return "(" + _items([literals.constant(v, self.avoid_backslashes) for v in value]) + ")"
         if value is ...:
@@ -73,90 +87,92 @@ class Expressions:
     def _attribute(self, node: gast.Attribute, prec: int) -> str:
         value = node.value
         space = " " if isinstance(value, gast.Constant) and isinstance(value.value, int) else ""
-        return f"{self(value, ATOM)}{space}.{node.attr}"
+        return f"{self.text(value, ATOM)}{space}.{node.attr}"
 
     def _call(self, node: gast.Call, prec: int) -> str:
-        parts = [self(arg) for arg in node.args]
-        parts.extend([self._keyword(k, TEST) for k in node.keywords])
-        return f"{self(node.func, ATOM)}({', '.join(parts)})"
+        parts = [self.text(arg) for arg in node.args]
+        if node.keywords:
+            parts.extend([self._keyword(k, TEST) for k in node.keywords])
+        return f"{self.text(node.func, ATOM)}({', '.join(parts)})"
 
     def _keyword(self, node: gast.keyword, prec: int) -> str:
-        value = self(node.value)
+        value = self.text(node.value)
         return "**" + value if node.arg is None else f"{node.arg}={value}"
 
     def _subscript(self, node: gast.Subscript, prec: int) -> str:
         index = node.slice
         if isinstance(index, gast.Tuple) and index.elts:
-            inside = _items([self(e) for e in index.elts])
+            inside = _items([self.text(e) for e in index.elts])
         else:
-            inside = self(index)
-        return f"{self(node.value, ATOM)}[{inside}]"
+            inside = self.text(index)
+        return f"{self.text(node.value, ATOM)}[{inside}]"
 
     def _slice(self, node: gast.Slice, prec: int) -> str:
-        lower = self(node.lower) if node.lower else ""
-        upper = self(node.upper) if node.upper else ""
-        return f"{lower}:{upper}:{self(node.step)}" if node.step else f"{lower}:{upper}"
+        lower = self.text(node.lower) if node.lower else ""
+        upper = self.text(node.upper) if node.upper else ""
+        return f"{lower}:{upper}:{self.text(node.step)}" if node.step else f"{lower}:{upper}"
 
     def _starred(self, node: gast.Starred, prec: int) -> str:
-        return "*" + self(node.value, EXPR)
+        return "*" + self.text(node.value, EXPR)
 
     def _binop(self, node: gast.BinOp, prec: int) -> str:
         op, own = _BINOPS[type(node.op)]
         left, right = (own + 1, own) if own == POWER else (own, own + 1)
-        return _wrap(f"{self(node.left, left)} {op} {self(node.right, right)}", prec > own)
+        return _wrap(f"{self.text(node.left, left)} {op} {self.text(node.right, right)}", prec > own)
 
     def _unaryop(self, node: gast.UnaryOp, prec: int) -> str:
         op, own = _UNARY[type(node.op)]
-        return _wrap(op + self(node.operand, own), prec > own)
+        return _wrap(op + self.text(node.operand, own), prec > own)
 
     def _boolop(self, node: gast.BoolOp, prec: int) -> str:
         own, word = (AND, " and ") if isinstance(node.op, gast.And) else (OR, " or ")
         # each later operand demands one more level (as ast.unparse does)
-        parts = [self(value, min(own + 1 + i, ATOM)) for i, value in enumerate(node.values)]
+        parts = [self.text(value, min(own + 1 + i, ATOM)) for i, value in enumerate(node.values)]
         return _wrap(word.join(parts), prec > own)
 
     def _compare(self, node: gast.Compare, prec: int) -> str:
-        parts = [self(node.left, EXPR)]
+        parts = [self.text(node.left, EXPR)]
         for op, right in zip(node.ops, node.comparators):
             parts.append(_COMPARE[type(op)])
-            parts.append(self(right, EXPR))
+            parts.append(self.text(right, EXPR))
         return _wrap("".join(parts), prec > CMP)
 
     def _ifexp(self, node: gast.IfExp, prec: int) -> str:
-        text = f"{self(node.body, OR)} if {self(node.test, OR)} else {self(node.orelse, TEST)}"
+        text = f"{self.text(node.body, OR)} if {self.text(node.test, OR)} else {self.text(node.orelse, TEST)}"
         return _wrap(text, prec > TEST)
 
     def _namedexpr(self, node: gast.NamedExpr, prec: int) -> str:
-        return _wrap(f"{self(node.target, ATOM)} := {self(node.value, ATOM)}", prec > NAMED_EXPR)
+        return _wrap(f"{self.text(node.target, ATOM)} := {self.text(node.value, ATOM)}", prec > NAMED_EXPR)
 
     def _lambda(self, node: gast.Lambda, prec: int) -> str:
         args = self.arguments(node.args)
         head = "lambda " + args if args else "lambda"
-        return _wrap(f"{head}: {self(node.body, TEST)}", prec > TEST)
+        return _wrap(f"{head}: {self.text(node.body, TEST)}", prec > TEST)
 
     def _await(self, node: gast.Await, prec: int) -> str:
-        return _wrap("await " + self(node.value, ATOM) if node.value else "await", prec > AWAIT)
+        return _wrap("await " + self.text(node.value, ATOM) if node.value else "await", prec > AWAIT)
 
     def _yield(self, node: gast.Yield, prec: int) -> str:
-        return _wrap("yield " + self(node.value, ATOM) if node.value else "yield", prec > YIELD)
+        return _wrap("yield " + self.text(node.value, ATOM) if node.value else "yield", prec > YIELD)
 
     def _yieldfrom(self, node: gast.YieldFrom, prec: int) -> str:
-        return _wrap("yield from " + self(node.value, ATOM), prec > YIELD)
+        return _wrap("yield from " + self.text(node.value, ATOM), prec > YIELD)
 
     def _tuple(self, node: gast.Tuple, prec: int) -> str:
         if not node.elts:
             return "()"
-        return _wrap(_items([self(e) for e in node.elts]), prec > TUPLE)
+        return _wrap(_items([self.text(e) for e in node.elts]), prec > TUPLE)
 
     def _list(self, node: gast.List, prec: int) -> str:
-        return "[" + ", ".join([self(e) for e in node.elts]) + "]"
+        return "[" + ", ".join([self.text(e) for e in node.elts]) + "]"
 
     def _set(self, node: gast.Set, prec: int) -> str:
-        return "{" + ", ".join([self(e) for e in node.elts]) + "}" if node.elts else "{*()}"
+        return "{" + ", ".join([self.text(e) for e in node.elts]) + "}" if node.elts else "{*()}"
 
     def _dict(self, node: gast.Dict, prec: int) -> str:
         parts = [
-            "**" + self(v, EXPR) if k is None else f"{self(k)}: {self(v)}" for k, v in zip(node.keys, node.values)
+            "**" + self.text(v, EXPR) if k is None else f"{self.text(k)}: {self.text(v)}"
+            for k, v in zip(node.keys, node.values)
         ]
         return "{" + ", ".join(parts) + "}"
 
@@ -164,54 +180,56 @@ class Expressions:
         parts = []
         for gen in generators:
             parts.append(" async for " if gen.is_async else " for ")
-            parts.append(f"{self(gen.target, TUPLE)} in {self(gen.iter, OR)}")
-            parts.extend([" if " + self(test, OR) for test in gen.ifs])
+            parts.append(f"{self.text(gen.target, TUPLE)} in {self.text(gen.iter, OR)}")
+            parts.extend([" if " + self.text(test, OR) for test in gen.ifs])
         return "".join(parts)
 
     def _listcomp(self, node: gast.ListComp, prec: int) -> str:
-        return f"[{self(node.elt)}{self._generators(node.generators)}]"
+        return f"[{self.text(node.elt)}{self._generators(node.generators)}]"
 
     def _generatorexp(self, node: gast.GeneratorExp, prec: int) -> str:
-        return f"({self(node.elt)}{self._generators(node.generators)})"
+        return f"({self.text(node.elt)}{self._generators(node.generators)})"
 
     def _setcomp(self, node: gast.SetComp, prec: int) -> str:
-        return f"{{{self(node.elt)}{self._generators(node.generators)}}}"
+        return f"{{{self.text(node.elt)}{self._generators(node.generators)}}}"
 
     def _dictcomp(self, node: gast.DictComp, prec: int) -> str:
-        return f"{{{self(node.key)}: {self(node.value)}{self._generators(node.generators)}}}"
+        return f"{{{self.text(node.key)}: {self.text(node.value)}{self._generators(node.generators)}}}"
 
     def _joinedstr(self, node: gast.JoinedStr, prec: int) -> str:
         if self._inner is None:
             self._inner = Expressions(avoid_backslashes=True)
         inner = self._inner
-        return literals.joined_str(node, lambda value: inner(value, OR), self.avoid_backslashes)
+        return literals.joined_str(node, lambda value: inner.text(value, OR), self.avoid_backslashes)
 
     def _formattedvalue(self, node: gast.FormattedValue, prec: int) -> str:
         if self._inner is None:
             self._inner = Expressions(avoid_backslashes=True)
         inner = self._inner
-        return literals.field(node, lambda value: inner(value, OR))
+        return literals.field(node, lambda value: inner.text(value, OR))
 
     def arg(self, node: gast.Name) -> str:
         """A parameter (gast spells it as a Name), with its annotation."""
         annotation = getattr(node, "annotation", None)
-        return f"{node.id}: {self(annotation)}" if annotation else node.id
+        return f"{node.id}: {self.text(annotation)}" if annotation else node.id
 
     def arguments(self, node: gast.arguments) -> str:
         """A parameter list, without its parentheses."""
+        if not (node.posonlyargs or node.defaults or node.vararg or node.kwonlyargs or node.kwarg):
+            return ", ".join([self.arg(param) for param in node.args])  # plain names: most generated defs
         parts = []
         positional = node.posonlyargs + node.args
         defaults = [None] * (len(positional) - len(node.defaults)) + node.defaults
         for index, (param, default) in enumerate(zip(positional, defaults), 1):
             text = self.arg(param)
-            parts.append(f"{text}={self(default)}" if default else text)
+            parts.append(f"{text}={self.text(default)}" if default else text)
             if index == len(node.posonlyargs):
                 parts[-1] += ", /"
         if node.vararg or node.kwonlyargs:
             parts.append("*" + self.arg(node.vararg) if node.vararg else "*")
         for param, default in zip(node.kwonlyargs, node.kw_defaults):
             text = self.arg(param)
-            parts.append(f"{text}={self(default)}" if default else text)
+            parts.append(f"{text}={self.text(default)}" if default else text)
         if node.kwarg:
             parts.append("**" + self.arg(node.kwarg))
         return ", ".join(parts)

@@ -92,14 +92,17 @@ class LineOrigins(Mapping):
     finished dict in this object's place.
 
     `starts` are (generated line, user line relative to `first_line`) as
-    `line_map` takes them; `lines` are the user file's lines.
+    `line_map` takes them, but for `offset`, added to every generated line
+    when it is read (the lines the loader's factory puts above the code);
+    `lines` are the user file's lines.
     """
 
     def __init__(
         self, generated_file: str, starts: list[tuple[int, int]], last_line: int,
-        user_file: str, first_line: int, lines: list[str], function: str,
+        user_file: str, first_line: int, lines: list[str], function: str, offset: int = 0,
     ) -> None:
         self._where = (generated_file, starts, last_line, user_file, first_line, lines, function)
+        self._offset = offset
         self._origins: dict[int, Origin] | None = None
         self._made: dict[int, Origin] = {}
 
@@ -112,6 +115,8 @@ class LineOrigins(Mapping):
     def _built(self) -> dict[int, Origin]:
         if self._origins is None:
             generated_file, starts, last_line = self._where[:3]
+            if self._offset:
+                starts = [(line + self._offset, relative) for line, relative in starts]
             self._origins = {
                 line: self._made.get(line) or self._origin(relative)
                 for line, relative in line_map(starts, last_line).items()
@@ -130,6 +135,7 @@ class LineOrigins(Mapping):
         _, starts, last_line = self._where[:3]
         above = None
         for start, relative in starts:
+            start += self._offset
             if start == line:
                 return relative
             if 0 < start < line and (above is None or start > above[0]):

@@ -40,6 +40,8 @@ def _dedent(lines: list[str]) -> tuple[str, int]:
     """Remove the first line's indentation from every line that has it."""
     first = lines[0]
     indent = len(first) - len(first.lstrip())
+    if not indent:  # a module-level def: every line as it is
+        return "".join(lines), 0
     prefix = first[:indent]
     out = [line[indent:] if line.startswith(prefix) else line.lstrip() for line in lines]
     return "".join(out), indent
@@ -156,8 +158,9 @@ def block_end(lines: list[str], start: int) -> int | None:
     end = number
     for body_line in range(number + 1, len(lines) + 1):
         line = lines[body_line - 1]
-        if _is_code(line):
-            if len(line) - len(line.lstrip()) <= depth:
+        stripped = line.lstrip()
+        if stripped and stripped[0] != "#":  # a code line (as `_is_code`, without its call and second lstrip)
+            if len(line) - len(stripped) <= depth:
                 break
             end = body_line
     return end

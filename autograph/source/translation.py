@@ -57,10 +57,10 @@ def _node(node: ast.AST) -> gast.AST | None:
 def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
     """The translation of an `ast` class gast spells the same way: the node itself, retyped."""
     target = getattr(gast, cls.__name__, None)
-    fields = cls._fields
+    fields = () if cls is ast.Constant else tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
     if target is None:
         return lambda node: None  # not part of gast's tree (as gast drops it)
-    if not fields and not cls._attributes:
+    if not cls._fields and not cls._attributes:
         return lambda node: target.__new__(target)  # a context or operator: ast shares one, gast nodes own theirs
 
     def translate(node: ast.AST) -> gast.AST:
@@ -70,13 +70,23 @@ def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
             if type(value) is list:
                 for i, item in enumerate(value):
                     if isinstance(item, _AST):
-                        value[i] = _node(item)
+                        value[i] = _name(item) if type(item) is _AST_NAME else _node(item)
+            elif type(value) is _AST_NAME:  # the commonest child, translated without the table
+                slots[field] = _name(value)
             elif isinstance(value, _AST):
                 slots[field] = _node(value)
         node.__class__ = target
         return node
 
     return translate
+
+
+_AST_NAME = ast.Name
+# fields that never hold a node in the classes translated by `_generic` (a Constant's value neither)
+_PLAIN_FIELDS = frozenset(
+    {"id", "attr", "arg", "name", "asname", "kind", "type_comment", "module", "level", "conversion",
+     "is_async", "simple", "kwd_attrs", "rest", "tag"}
+)  # fmt: skip
 
 
 def _name(node: ast.Name) -> gast.Name:

@@ -2,9 +2,13 @@
 
 import inspect
 import linecache
+import textwrap
 import types
 
-from autograph.source.loader import bind_function, compile_function, unique_filename
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograph.source.loader import _indent, bind_function, compile_function, unique_filename
 
 
 def make():
@@ -33,3 +37,9 @@ def test_compile_and_bind_shares_cells_and_globals():
 def test_unique_names():
     assert unique_filename("/a/model.py", "f") != unique_filename("/a/model.py", "f")
     assert unique_filename("/a/model.py", "f").startswith("<autograph: model.py:f#")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="a \n\t\r\x0b\x0c\x1c\x1e\x85\u3000\u2028", max_size=30))
+def test_indent_is_textwrap_indent(text):
+    assert _indent(text) == textwrap.indent(text, "    ")

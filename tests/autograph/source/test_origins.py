@@ -1,6 +1,7 @@
 """origins: generated statements map back to the user's lines."""
 
 import gast
+import pytest
 
 from autograph.source.origins import inherit_location, line_map
 
@@ -41,3 +42,20 @@ def test_line_origins_are_made_on_first_lookup_then_registered_as_a_dict():
     beyond = LineOrigins("<generated g#0>", [(3, 9)], 3, "model.py", 10, lines, "g")
     assert beyond[3] == origin.Origin("model.py", 18, "", "g")  # past the end of the file: no text
     del origin._SOURCE_MAPS["<generated f#0>"]
+
+
+def test_line_origins_with_an_offset_map_as_with_the_starts_moved_down():
+    from autograph.source.origins import LineOrigins
+
+    lines = ["def f(x):\n", "    y = x\n", "    return y\n"]
+    moved = LineOrigins("<generated f#1>", [(3, 1), (4, 2), (5, 3)], 6, "model.py", 1, lines, "f")
+    offset = LineOrigins("<generated f#2>", [(1, 1), (2, 2), (3, 3)], 6, "model.py", 1, lines, "f", offset=2)
+    assert [offset[line] for line in range(3, 7)] == [moved[line] for line in range(3, 7)]
+    for missing in (1, 2, 7):
+        with pytest.raises(KeyError):
+            offset[missing]
+    assert dict(offset) == dict(moved)
+    from runtime import origin
+
+    for name in ("<generated f#1>", "<generated f#2>"):  # iterating registered the finished dicts
+        del origin._SOURCE_MAPS[name]
