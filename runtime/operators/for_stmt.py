@@ -99,6 +99,7 @@ def _staged(
 
 
 def _tensor_break(keep_going: Tensor, names: tuple[str, ...], opts: dict) -> None:
+    """A Python loop cannot stop on a Tensor: the error that names the break, out of for_stmt's frame."""
     from runtime.operators.staged_loops import tensor_break_in_python_loop
 
     raise tensor_break_in_python_loop(keep_going, names, opts)
