@@ -52,14 +52,7 @@ def for_stmt(
     """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray
     (refused `within` a try/with)."""
     if type(iter_) not in _PYTHON_ITERABLES and _is_staged_iterable(iter_):
-        from runtime.operators.no_state import state_functions
-        from runtime.operators.staged_loops import staged_for
-
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "for")
-        staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
+        _staged(iter_, extra_test, body, get_state, set_state, names, opts, within)
         return
     try:
         if extra_test is None:
@@ -73,9 +66,7 @@ def for_stmt(
                     break
                 keep_going = extra_test()
                 if type(keep_going) is not bool and isinstance(keep_going, Tensor):
-                    from runtime.operators.staged_loops import tensor_break_in_python_loop
-
-                    raise tensor_break_in_python_loop(keep_going, names, opts)
+                    _tensor_break(keep_going, names, opts)
                 if not keep_going:
                     break
             flag = body(item)
@@ -84,3 +75,31 @@ def for_stmt(
         # the user's loop lets go of it on the way out (a generator's finally runs then)
         del iter_
         raise
+
+
+def _staged(
+    iter_: object,
+    extra_test: Callable[[], object] | None,
+    body: Callable[[object], object],
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
+    names: tuple[str, ...],
+    opts: dict,
+    within: tuple[str, int] | None,
+) -> None:
+    """The staged half, kept out of for_stmt: its frame holds only the Python path's locals."""
+    from runtime.operators.no_state import state_functions
+    from runtime.operators.staged_loops import staged_for
+
+    if within is not None:
+        from runtime.operators.within import refuse
+
+        raise refuse(within, "for")
+    staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
+
+
+def _tensor_break(keep_going: Tensor, names: tuple[str, ...], opts: dict) -> None:
+    """A Python loop cannot stop on a Tensor: the error that names the break, out of for_stmt's frame."""
+    from runtime.operators.staged_loops import tensor_break_in_python_loop
+
+    raise tensor_break_in_python_loop(keep_going, names, opts)

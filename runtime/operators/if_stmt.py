@@ -41,19 +41,33 @@ def if_stmt(
         if body is not None:
             body()
     elif isinstance(cond, Tensor):
-        from runtime.operators.no_state import state_functions
-        from runtime.operators.staged_if import staged_if
-
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "if")
-        staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
+        _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
     elif cond:
         if body is not None:
             body()
     elif orelse is not None:
         orelse()
+
+
+def _staged(
+    cond: Tensor,
+    body: Callable[[], None] | None,
+    orelse: Callable[[], None] | None,
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
+    names: tuple[str, ...],
+    nouts: int,
+    within: tuple[str, int] | None,
+) -> None:
+    """The staged half, kept out of if_stmt: its frame holds only the Python path's locals."""
+    from runtime.operators.no_state import state_functions
+    from runtime.operators.staged_if import staged_if
+
+    if within is not None:
+        from runtime.operators.within import refuse
+
+        raise refuse(within, "if")
+    staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
 
 
 def _nothing() -> None:

@@ -40,15 +40,29 @@ def while_stmt(
         if result is False:
             return
         if isinstance(result, Tensor):
-            from runtime.operators.no_state import state_functions
-            from runtime.operators.staged_loops import staged_while
-
-            if within is not None:
-                from runtime.operators.within import refuse
-
-                raise refuse(within, "while")
-            staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
+            _staged(result, test, body, get_state, set_state, names, opts, within)
             return
         if not result:
             return
         body()
+
+
+def _staged(
+    result: Tensor,
+    test: Callable[[], object],
+    body: Callable[[], None],
+    get_state: Callable[[], tuple] | None,
+    set_state: Callable[[tuple], None] | None,
+    names: tuple[str, ...],
+    opts: dict,
+    within: tuple[str, int] | None,
+) -> None:
+    """The staged rest of the loop, kept out of while_stmt: its frame holds only the Python path's locals."""
+    from runtime.operators.no_state import state_functions
+    from runtime.operators.staged_loops import staged_while
+
+    if within is not None:
+        from runtime.operators.within import refuse
+
+        raise refuse(within, "while")
+    staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
