@@ -109,10 +109,16 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
     epilogue = replace("return retval", retval=retval)
-    inherit_location(prologue, node.body[0])
+    docstring = body[:1] if _is_docstring(body[0]) else []
+    inherit_location(prologue, node.body[len(docstring)])
     inherit_location(epilogue, node.body[-1])
-    node.body = prologue + body + epilogue
+    # the docstring stays the first statement: it is the function's __doc__ and what a reader sees first
+    node.body = docstring + prologue + body[len(docstring) :] + epilogue
     return node
+
+
+def _is_docstring(stmt: gast.stmt) -> bool:
+    return type(stmt) is gast.Expr and type(stmt.value) is gast.Constant and isinstance(stmt.value.value, str)
 
 
 def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:

@@ -80,6 +80,30 @@ def test_falling_off_the_end_returns_none():
     )
 
 
+def test_docstring_stays_first():
+    assert_converts(
+        """
+        def f(xs):
+            \"\"\"The first item over 3.\"\"\"
+            for x in xs:
+                if x > 3:
+                    return x
+        """,
+        """
+        def f(xs):
+            \"\"\"The first item over 3.\"\"\"
+            do_return = False
+            retval = None
+            for x in xs:
+                if x > 3:
+                    retval = x
+                    do_return = True
+            return retval
+        """,
+        return_statements,
+    )
+
+
 def search(xs, target):
     i = 0
     while i < len(xs):
