@@ -37,6 +37,7 @@ from autograph.converters import (
     bindings,
     break_statements,
     call_trees,
+    catching,
     conditional_expressions,
     continue_statements,
     control_flow,
@@ -118,6 +119,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
+    if census.found & _BLOCKS and census.found & _MARKED:
+        # before the jump passes add flags and blocks of their own: the user's try/with blocks only
+        ctx.within = catching.expressions_within(fn, ctx)
     if not census.branches and not census.functions and not census.found & _JUMPS:
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
         for converter in _needed_passes(fn, census):
@@ -147,6 +151,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     bindings.transform(fn, ctx.generated, ctx.walrus)
 
 
+# blocks that may catch what their body raises, and the constructs inside them that name the block
+_BLOCKS = frozenset({"try", "with"})
+_MARKED = frozenset({"assert", "if_exp", "logical"})
 # what the jump passes lower into ifs and flags
 _JUMPS = frozenset({"break", "continue", "return", "loop_else"})
 # what runs code while a jump leaves it, which may jump or raise and so cancel the jump

@@ -18,6 +18,7 @@ import gast
 from autograph.analysis import Analyses
 from autograph.analysis.composites import modified_composites
 from autograph.analysis.traversal import statements
+from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
 from autograph.source.templates import load_name, replace, replace_expr
 
@@ -245,6 +246,5 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
 def _pass_within(plan: StatePlan, call: list[gast.stmt]) -> list[gast.stmt]:
     """`within=('try', 12)` on the operator call of a statement inside a try or with (see StatePlan)."""
     if plan.within is not None:
-        value = gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in plan.within], ctx=gast.Load())
-        call[0].value.keywords.append(gast.keyword(arg="within", value=value))
+        call[0].value.keywords.append(within_keyword(plan.within))
     return call
