@@ -245,6 +245,31 @@ def test_name_defined_in_one_branch_only():
     assert line_of(f.python_function, "# <- if") in str(info.value)
 
 
+def test_a_name_deleted_in_one_branch():
+    """Staged, both branches run; the one that deletes `y` leaves it Undefined, not a NameError
+    of a generated function: fine while nothing reads `y` after the if, reported when something does."""
+
+    @ag.function
+    def dropped(x):
+        y = x * 2
+        if x > 0:
+            del y
+        return x
+
+    @ag.function
+    def read_after(x):
+        y = x * 2
+        if x > 0:  # <- del
+            del y
+        return y
+
+    assert dropped(np.float64(1.0)) == 1.0 and dropped(np.float64(-1.0)) == -1.0
+    with pytest.raises(ag.errors.StagingError) as info:
+        read_after(np.float64(1.0))
+    assert "'y' is defined only in the false branch" in str(info.value)
+    assert line_of(read_after.python_function, "# <- del") in str(info.value)
+
+
 def test_dtype_change_in_a_loop_suggests_the_initial_value():
     @ag.function
     def f(n):
