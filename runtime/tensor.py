@@ -8,6 +8,7 @@ code is a StagingError that says what to do instead.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,9 @@ from runtime.trace_context import current_graph
 from runtime.types import TensorType, dtype_label, type_of
 
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
+
+# code names of the frames comprehensions run in (before Python 3.12 inlines them)
+_COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -107,6 +111,11 @@ class Tensor:
         )
 
     def __bool__(self) -> bool:
+        if sys._getframe(1).f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
+            raise self._concrete_use(
+                "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
+                "(staged), or select with a boolean mask (x[x > 0]) or np.where."
+            )
         raise self._concrete_use(
             "bool", "Put the condition in converted code (ag.function converts if/while), "
             "or use ag.cond / ag.while_loop."

@@ -7,6 +7,7 @@ ag.function and run; tests print what the guide prints, plus node counts.
 from __future__ import annotations
 
 import inspect
+import sys
 
 import numpy as np
 import pytest
@@ -243,6 +244,19 @@ def test_name_defined_in_one_branch_only():
     print(info.value)
     assert "'y' is defined only in the true branch" in str(info.value)
     assert line_of(f.python_function, "# <- if") in str(info.value)
+
+
+def test_the_if_of_a_comprehension_is_not_converted_and_the_error_says_so():
+    @ag.function
+    def positives(x):
+        return [v for v in (x[0], x[1]) if v > 0]  # <- comprehension
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        positives(np.array([1.0, -1.0]))
+    message = str(info.value)
+    assert line_of(positives.python_function, "# <- comprehension") in message
+    if sys.version_info < (3, 12):  # later Pythons run comprehensions in the function's own frame
+        assert "The `if` of a comprehension is not converted: write a for loop" in message
 
 
 def test_a_name_deleted_in_one_branch():
