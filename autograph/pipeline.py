@@ -1,6 +1,7 @@
 """Pipeline: runs the converters over one function, in order, and caches the result.
 
     census (one walk: names, pass triggers, syntax checks)
+    -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
     -> nested functions (each converted on its own)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
@@ -17,6 +18,7 @@ options) and `convert_source` for a file's text, which is never imported or run.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import linecache
 import re
@@ -48,6 +50,7 @@ from autograph.converters import (
     lists,
     logical_expressions,
     return_statements,
+    super_calls,
     unsupported,
 )
 from autograph.converters.context import Context, Options
@@ -91,6 +94,8 @@ class Settings:
     value_of: Callable[[str], object]
     indent: int = 0
     source_lines: list[str] | None = None
+    # defined in a class body: it has a `__class__` cell, which `super()` reads (see super_calls)
+    in_class: bool = False
 
 
 def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
@@ -104,6 +109,7 @@ def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
         value_of=settings.value_of,
         source_lines=settings.source_lines,
         indent=settings.indent,
+        in_class=settings.in_class,
     )
 
 
@@ -119,6 +125,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
+    if "super" in census.names:
+        super_calls.transform(fn, ctx)
     if census.found & _BLOCKS and census.found & _MARKED:
         # before the jump passes add flags and blocks of their own: the user's try/with blocks only
         ctx.within = catching.expressions_within(fn, ctx)
@@ -289,7 +297,8 @@ def convert_source(
         )
         if wanted:
             with collection_paused():
-                results.append(_convert_one(node, qualname, settings))
+                in_class = dataclasses.replace(settings, in_class="." in qualname)  # a method
+                results.append(_convert_one(node, qualname, in_class))
     return results
 
 
@@ -356,6 +365,7 @@ def _load(func: types.FunctionType, options: Options) -> LoadedCode:
         module_of=names.module_of,
         value_of=names.value_of,
         indent=parsed.indent,
+        in_class="__class__" in code.co_freevars,
     )
     node = parsed.node
     if isinstance(node, gast.FunctionDef):

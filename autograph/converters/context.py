@@ -59,6 +59,8 @@ class Context:
     # whether the function may hold `:=` (the census says); without, the names a block binds
     # are read off its statements and targets alone
     walrus: bool = True
+    # whether the function is defined in a class body, so it has a `__class__` cell (see super_calls)
+    in_class: bool = False
     # id -> (assert, if-expression, and/or or chain, the try/with that may catch what it raises): see catching
     within: dict[int, tuple[gast.AST, tuple[str, int]]] = field(default_factory=dict)
 
