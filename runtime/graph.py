@@ -292,6 +292,6 @@ def leaked_error(node: Node, how: str, used: str = "") -> TypeError:
     made = f", made at {node.origin}," if node.origin is not None else ""
     return TypeError(
         f"the tensor {node.name!r} ({node.type}){made} {how} (for example through a global, an "
-        f"attribute, or a nonlocal that a nested function sets inside a staged loop).{used} Return "
+        f"attribute, or a nonlocal that a nested function sets inside a staged if or loop).{used} Return "
         f"it from the function that computed it instead of storing it."
     )
