@@ -7,7 +7,9 @@
    builtins and C functions, classes, autograph Function objects, functions
    of numpy / the standard library / autograph / runtime, generators,
    code that is already converted;
-3. user functions, lambdas and bound methods -> converted once (cached), then called.
+3. user functions, lambdas and bound methods -> converted once (cached), then called;
+   so is the `__call__` of an instance of a user class (a layer, a model), and
+   the function a `functools.partial` wraps (its arguments go with it).
 
 The decision is remembered per function object. Callables that live as long
 as the process (builtins, NumPy's functions with a staged override, a
@@ -21,6 +23,7 @@ with it and is never reused.
 
 from __future__ import annotations
 
+import functools
 import sys
 import types
 import weakref
@@ -135,5 +138,38 @@ def _slow_target(f: object) -> object:
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
         _HELD[f] = (f, False)  # math.sqrt and the like live as long as their module
+        return f
+    return _callable_target(f)
+
+
+def _callable_target(f: object) -> object:
+    """A user object's converted `__call__` with the object, a partial of a converted function, or `f`.
+
+    Neither is remembered by the object: there may be any number of them; the
+    function they hold is, as for any other call.
+    """
+    if type(f) is functools.partial:
+        func = f.func
+        if isinstance(func, types.FunctionType):
+            target = _function_target(func)
+            if target is not func:
+                return functools.partial(target, *f.args, **f.keywords)
+        return f
+    call = getattr(type(f), "__call__", None)  # noqa: B004 - the method itself, to convert it
+    if (
+        isinstance(call, types.FunctionType)
+        and is_convertible(call)
+        and not getattr(f, "__autograph_function__", False)
+        and not getattr(f, DO_NOT_CONVERT, False)
+    ):
+        return (_function_target(call), f)
     return f
+
+
+def _function_target(func: types.FunctionType) -> object:
+    """`_target(func)`, through the table converted_call reads first."""
+    entry = _FAST.get(id(func))
+    if entry is not None and entry[0]() is func:
+        return entry[1]
+    return _target(func)
 

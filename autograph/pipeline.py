@@ -1,6 +1,7 @@
 """Pipeline: runs the converters over one function, in order, and caches the result.
 
     census (one walk: names, pass triggers, syntax checks)
+    -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
     -> nested functions (each converted on its own)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional, logical, call expressions
@@ -17,6 +18,7 @@ options) and `convert_source` for a file's text, which is never imported or run.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import linecache
 import re
@@ -37,6 +39,7 @@ from autograph.converters import (
     bindings,
     break_statements,
     call_trees,
+    catching,
     conditional_expressions,
     continue_statements,
     control_flow,
@@ -47,6 +50,7 @@ from autograph.converters import (
     lists,
     logical_expressions,
     return_statements,
+    super_calls,
     unsupported,
 )
 from autograph.converters.context import Context, Options
@@ -90,6 +94,8 @@ class Settings:
     value_of: Callable[[str], object]
     indent: int = 0
     source_lines: list[str] | None = None
+    # defined in a class body: it has a `__class__` cell, which `super()` reads (see super_calls)
+    in_class: bool = False
 
 
 def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
@@ -103,6 +109,7 @@ def _context(settings: Settings, name: str, namespace: Namespace) -> Context:
         value_of=settings.value_of,
         source_lines=settings.source_lines,
         indent=settings.indent,
+        in_class=settings.in_class,
     )
 
 
@@ -118,6 +125,11 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         for converter in (conditional_expressions, logical_expressions, call_trees):
             converter.transform(fn, ctx)
         return
+    if "super" in census.names:
+        super_calls.transform(fn, ctx)
+    if census.found & _BLOCKS and census.found & _MARKED:
+        # before the jump passes add flags and blocks of their own: the user's try/with blocks only
+        ctx.within = catching.expressions_within(fn, ctx)
     if not census.branches and not census.functions and not census.found & _JUMPS:
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
         for converter in _needed_passes(fn, census):
@@ -147,6 +159,9 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     bindings.transform(fn, ctx.generated, ctx.walrus)
 
 
+# blocks that may catch what their body raises, and the constructs inside them that name the block
+_BLOCKS = frozenset({"try", "with"})
+_MARKED = frozenset({"assert", "if_exp", "logical"})
 # what the jump passes lower into ifs and flags
 _JUMPS = frozenset({"break", "continue", "return", "loop_else"})
 # what runs code while a jump leaves it, which may jump or raise and so cancel the jump
@@ -282,7 +297,8 @@ def convert_source(
         )
         if wanted:
             with collection_paused():
-                results.append(_convert_one(node, qualname, settings))
+                in_class = dataclasses.replace(settings, in_class="." in qualname)  # a method
+                results.append(_convert_one(node, qualname, in_class))
     return results
 
 
@@ -349,6 +365,7 @@ def _load(func: types.FunctionType, options: Options) -> LoadedCode:
         module_of=names.module_of,
         value_of=names.value_of,
         indent=parsed.indent,
+        in_class="__class__" in code.co_freevars,
     )
     node = parsed.node
     if isinstance(node, gast.FunctionDef):

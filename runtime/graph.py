@@ -27,7 +27,7 @@ from runtime.errors import StagingError
 from runtime.origin import Origin
 from runtime.types import TensorType
 
-__all__ = ["Node", "Graph", "GraphDef", "NodeDef", "Namespace"]
+__all__ = ["Node", "Graph", "GraphDef", "NodeDef", "Namespace", "leaked_error"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -158,13 +158,8 @@ class Graph:
         if owner is self:
             return node
         if owner is None:
-            made = f", made at {node.origin}," if node.origin is not None else ""
-            raise TypeError(
-                f"the tensor {node.name!r} ({node.type}){made} belongs to another trace, or to "
-                f"a staged if or loop that has finished, and leaked out of it (for example "
-                f"through a global, an attribute, or a nonlocal that a nested function sets "
-                f"inside a staged loop). Return it from the function that computed it instead "
-                f"of storing it."
+            raise leaked_error(
+                node, "belongs to another trace, or to a staged if or loop that has finished, and leaked out of it"
             )
         outer = self.parent.own(node) if self.parent is not None else node
         capture = Node(self.namespace.create(node.name), "capture", (), {"outer": outer}, node.type)
@@ -289,3 +284,14 @@ class Graph:
 
 def _op_display_name(op: str) -> str:
     return {"input": "Placeholder", "constant": "Const", "capture": "Placeholder"}.get(op, op)
+
+
+def leaked_error(node: Node, how: str, used: str = "") -> TypeError:
+    """The TypeError for a Tensor used after its trace (or staged if or loop) ended; `how` says so,
+    `used` (a sentence) where it is used now."""
+    made = f", made at {node.origin}," if node.origin is not None else ""
+    return TypeError(
+        f"the tensor {node.name!r} ({node.type}){made} {how} (for example through a global, an "
+        f"attribute, or a nonlocal that a nested function sets inside a staged if or loop).{used} Return "
+        f"it from the function that computed it instead of storing it."
+    )

@@ -8,17 +8,21 @@ code is a StagingError that says what to do instead.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
 from runtime.errors import StagingError
-from runtime.graph import Graph, Node
+from runtime.graph import Graph, Node, leaked_error
 from runtime.origin import user_origin
 from runtime.trace_context import current_graph
 from runtime.types import TensorType, dtype_label, type_of
 
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
+
+# code names of the frames comprehensions run in (before Python 3.12 inlines them)
+_COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -95,9 +99,11 @@ class Tensor:
 
     __str__ = __repr__
 
-    def _concrete_use(self, what: str, fix: str) -> StagingError:
+    def _concrete_use(self, what: str, fix: str) -> StagingError | TypeError:
         origin = user_origin(3)
         where = f" at {origin}" if origin is not None else ""
+        if current_graph() is None:  # no graph will ever run it: its trace is over
+            return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
         return StagingError(
             f"a {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
@@ -105,6 +111,11 @@ class Tensor:
         )
 
     def __bool__(self) -> bool:
+        if sys._getframe(1).f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
+            raise self._concrete_use(
+                "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
+                "(staged), or select with a boolean mask (x[x > 0]) or np.where."
+            )
         raise self._concrete_use(
             "bool", "Put the condition in converted code (ag.function converts if/while), "
             "or use ag.cond / ag.while_loop."
@@ -321,6 +332,11 @@ def record(op: str, inputs: tuple[Any, ...], attrs: dict[str, Any] | None = None
 
     graph = current_graph()
     if graph is None:
+        for value in inputs:
+            if isinstance(value, Tensor):
+                used = user_origin(2)
+                at = f" at {used}" if used is not None else ""
+                raise leaked_error(value.node, "leaked out of its trace", f" It is used{at}, outside any trace.")
         raise StagingError(f"cannot stage {op!r} outside a trace")
     attrs = attrs or {}
     spec = get_op(op)

@@ -87,7 +87,10 @@ def ta_stack(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
         return stacked
     if any(item is None for item in items):
         missing = next(i for i, item in enumerate(items) if item is None)
-        raise InvalidArgumentError(f"cannot stack a TensorArray whose element {missing} was never written")
+        raise InvalidArgumentError(
+            f"cannot stack a TensorArray whose element {missing} was never written (write returns the "
+            f"TensorArray holding the new element: keep it, as in ta = ta.write(i, value))"
+        )
     if np.dtype(dtype).kind != "O":
         # np.array builds the stack in one pass (np.stack makes a view of every element
         # first: 3x slower for 1,000 small elements); elements of different shapes make

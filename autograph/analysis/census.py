@@ -60,7 +60,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
 
     `found` holds "return" when a return is not simply the last statement;
     "logical" for `and`/`or`, `not` and chained comparisons; "loop_else" for a
-    loop with an `else:`; "walrus" for `:=`; "finally" for a try with a `finally:`; "with".
+    loop with an `else:`; "walrus" for `:=`; "try" for a try, "finally" for one with a
+    `finally:`; "with".
     `refused` and `functions` look only at `fn`'s own
     code (not inside nested functions, lambdas or classes), visited in the
     order of `unsupported.own_nodes`, so the first refused node is the one
@@ -105,6 +106,7 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
             if node.orelse:
                 found.add("loop_else")
         elif kind is gast.Try:
+            found.add("try")
             if node.finalbody:
                 found.add("finally")
         elif kind is gast.With:

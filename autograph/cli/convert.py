@@ -10,6 +10,7 @@ makes the exit status 1; the other functions are still converted.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 import re
@@ -123,7 +124,7 @@ def _convert_file(
     except AutographError as error:  # the file as a whole cannot be converted
         _say(streams, streams.stderr, failure_message(source.path, _FileFailure(error)))
         return _Outcome(0, True, 1)
-    failed = _report_missing(source, names, results, streams)
+    failed = _report_missing(source, tree, names, results, streams)
     for result in results:
         if result.error is not None:
             report_to = streams.stdout if options.check else streams.stderr
@@ -150,17 +151,47 @@ def failure_message(path: str, result: Any) -> str:
 
 
 def _report_missing(
-    source: SourceFile, names: Sequence[str] | None, results: list[Any], streams: _Streams
+    source: SourceFile, tree: Any, names: Sequence[str] | None, results: list[Any], streams: _Streams
 ) -> bool:
     found = {r.name for r in results} | {getattr(r, "qualname", r.name) for r in results}
     missing = [name for name in names or () if name not in found]
+    nested = _nested_functions(tree) if missing else {}
     for name in missing:
+        if name in nested:
+            line, outer = nested[name]
+            _say(
+                streams, streams.stderr,
+                f"{source.path}:{line}: {name!r} is defined inside {outer!r}, and a nested function "
+                f"is converted with the function that defines it: pass --function {outer}",
+            )
+            continue
         _say(
             streams, streams.stderr,
             f"{source.path}:1: no function named {name!r}; --function takes a function "
             f"name or a qualified name such as 'Model.call'",
         )
     return bool(missing)
+
+
+def _nested_functions(tree: Any) -> dict[str, tuple[int, str]]:
+    """'outer.inner' (and 'outer.<locals>.inner') -> (line, the top function or method 'outer')."""
+    out: dict[str, tuple[int, str]] = {}
+
+    def inside(node: ast.AST, top: str, path: str) -> None:
+        for child in ast.walk(node):
+            if child is not node and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for shown in (f"{path}.{child.name}", f"{path}.<locals>.{child.name}"):
+                    out.setdefault(shown, (child.lineno, top))
+
+    def top_level(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside(node, prefix + node.name, prefix + node.name)
+            elif isinstance(node, ast.ClassDef):
+                top_level(node.body, f"{prefix}{node.name}.")
+
+    top_level(getattr(tree, "body", []), "")
+    return out
 
 
 def _nothing_to_convert(path: str, all_functions: bool) -> str:

@@ -1,13 +1,15 @@
 """conditional_expressions: `x if c else y` -> `ag__.if_exp(c, lambda: x, lambda: y, "c")`.
 
 Both branches stay lazy; the last argument is the condition's source text,
-used in error messages about a staged conditional expression.
+used in error messages about a staged conditional expression. One inside a
+try or with block names it (`within=('try', 12)`, see catching).
 """
 
 from __future__ import annotations
 
 import gast
 
+from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
 from autograph.source.origins import inherit_location
@@ -17,6 +19,9 @@ __all__ = ["transform"]
 
 
 class _IfExps(ExpressionTransformer):
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     def visit_IfExp(self, node: gast.IfExp) -> gast.expr:
         self.generic_visit(node)
         if binds_or_suspends([node.body, node.orelse]):
@@ -29,11 +34,14 @@ class _IfExps(ExpressionTransformer):
             orelse=node.orelse,
             text=gast.Constant(value=text, kind=None),
         )
+        within = self.ctx.within_of(node)
+        if within is not None:
+            new.keywords.append(within_keyword(within))
         inherit_location(new, node)
         return new
 
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite every conditional expression of the function."""
-    _IfExps().run(node)
+    _IfExps(ctx).run(node)
     return node

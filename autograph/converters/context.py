@@ -59,6 +59,15 @@ class Context:
     # whether the function may hold `:=` (the census says); without, the names a block binds
     # are read off its statements and targets alone
     walrus: bool = True
+    # whether the function is defined in a class body, so it has a `__class__` cell (see super_calls)
+    in_class: bool = False
+    # id -> (assert, if-expression, and/or or chain, the try/with that may catch what it raises): see catching
+    within: dict[int, tuple[gast.AST, tuple[str, int]]] = field(default_factory=dict)
+
+    def within_of(self, node: gast.AST) -> tuple[str, int] | None:
+        """The innermost try/with (keyword, user line) that may catch what `node` raises, if marked."""
+        found = self.within.get(id(node))
+        return None if found is None else found[1]
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

@@ -11,6 +11,7 @@ import dataclasses
 import gast
 
 from autograph.analysis import Analyses
+from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
@@ -90,7 +91,7 @@ class _Planner:
                 self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
                 inner = initialized | set(plan.unbound)
                 check_reads(stmt, inner, self.analyses)
-            for nested, catches in _blocks(stmt):
+            for nested, catches in catching_blocks(stmt):
                 self.block(nested, inner, stmt if catches else within)
 
     def _guard(self, plan: StatePlan, within: gast.stmt | None) -> StatePlan:
@@ -105,24 +106,6 @@ class _Planner:
             self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
             return plan_if(stmt, self.analyses)
         return plan_loop(stmt, self.analyses)
-
-
-def _blocks(stmt: gast.stmt) -> list[tuple[list[gast.stmt], bool]]:
-    """The statement blocks of `stmt`, each with whether `stmt` may catch an exception raised in it.
-
-    A try catches what its body raises when it has handlers, and runs its
-    `finally:` after anything its body, handlers or else raise; a with
-    statement's `__exit__` may swallow what its body raises.
-    """
-    if isinstance(stmt, gast.Try):
-        finally_ = bool(stmt.finalbody)
-        blocks = [(stmt.body, bool(stmt.handlers) or finally_), (stmt.orelse, finally_)]
-        blocks += [(handler.body, finally_) for handler in stmt.handlers]
-        return blocks + [(stmt.finalbody, False)]
-    if isinstance(stmt, (gast.With, gast.AsyncWith)):
-        return [(stmt.body, True)]
-    blocks = [(getattr(stmt, field), False) for field in ("body", "orelse") if isinstance(getattr(stmt, field, None), list)]
-    return blocks + [(case.body, False) for case in getattr(stmt, "cases", None) or ()]
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:

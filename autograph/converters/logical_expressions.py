@@ -10,12 +10,16 @@ the right one is a lambda, called only when Python would evaluate it.
 A chained comparison is split only when its middle operands are names,
 constants or attributes, which read the same when evaluated twice; others keep
 Python's chained form.
+
+An `and`/`or` or chain inside a try or with block names it (`within=('try', 12)`,
+see catching): with a Tensor left operand it would stage a cond there.
 """
 
 from __future__ import annotations
 
 import gast
 
+from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
 from autograph.source.origins import inherit_location
@@ -33,16 +37,25 @@ def _rereadable(node: gast.expr) -> bool:
 
 
 class _Logical(ExpressionTransformer):
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def _calls(self, node: gast.expr, template: str, values: list[gast.expr]) -> gast.expr:
+        """`values` folded from the right into nested calls of `template`, each naming `node`'s try/with."""
+        within = self.ctx.within_of(node)
+        result = values[-1]
+        for value in reversed(values[:-1]):
+            result = replace_expr(template, a=value, b=result)
+            if within is not None:
+                result.keywords.append(within_keyword(within))
+        inherit_location(result, node)
+        return result
+
     def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
         self.generic_visit(node)
         if binds_or_suspends(node.values):
             return node
-        template = f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)"
-        result = node.values[-1]
-        for value in reversed(node.values[:-1]):
-            result = replace_expr(template, a=value, b=result)
-        inherit_location(result, node)
-        return result
+        return self._calls(node, f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)", node.values)
 
     def visit_UnaryOp(self, node: gast.UnaryOp) -> gast.expr:
         self.generic_visit(node)
@@ -62,11 +75,7 @@ class _Logical(ExpressionTransformer):
             gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
             for i, op in enumerate(node.ops)
         ]
-        result = parts[-1]
-        for part in reversed(parts[:-1]):
-            result = replace_expr("ag__.and_(a, lambda: b)", a=part, b=result)
-        inherit_location(result, node)
-        return result
+        return self._calls(node, "ag__.and_(a, lambda: b)", parts)
 
 
 def _reread(node: gast.expr, index: int) -> gast.expr:
@@ -78,5 +87,5 @@ def _reread(node: gast.expr, index: int) -> gast.expr:
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite `and`, `or`, `not` and chained comparisons of the function."""
-    _Logical().run(node)
+    _Logical(ctx).run(node)
     return node

@@ -21,7 +21,7 @@ import gast
 
 from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
-from autograph.converters.guards import JumpLowering, without
+from autograph.converters.guards import JumpLowering, contains_jump, without
 from autograph.source.origins import inherit_location
 from autograph.source.templates import load_name, replace
 
@@ -31,7 +31,11 @@ _NESTED_BLOCKS = ("body", "orelse", "finalbody")
 
 
 def always_returns(block: list[gast.stmt]) -> bool:
-    """Whether every path through `block` ends in a return (syntactically)."""
+    """Whether no path through `block` runs past its end (syntactically): each returns first.
+
+    A `while True:` without a `break` ends only by a return (or an exception),
+    so code after it never runs and the function never falls off its end there.
+    """
     if not block:
         return False
     last = block[-1]
@@ -39,7 +43,13 @@ def always_returns(block: list[gast.stmt]) -> bool:
         return True
     if isinstance(last, gast.If):
         return always_returns(last.body) and always_returns(last.orelse)
+    if isinstance(last, gast.While) and _is_true(last.test):
+        return not any(contains_jump(s, gast.Break, into_loops=False) for s in last.body)
     return False
+
+
+def _is_true(test: gast.expr) -> bool:
+    return type(test) is gast.Constant and test.value is True
 
 
 def _absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
@@ -109,17 +119,23 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     if not ends_in_return:
         prologue += replace("retval = None", retval=retval)
     epilogue = replace("return retval", retval=retval)
-    inherit_location(prologue, node.body[0])
+    docstring = body[:1] if _is_docstring(body[0]) else []
+    inherit_location(prologue, node.body[len(docstring)])
     inherit_location(epilogue, node.body[-1])
-    node.body = prologue + body + epilogue
+    # the docstring stays the first statement: it is the function's __doc__ and what a reader sees first
+    node.body = docstring + prologue + body[len(docstring) :] + epilogue
     return node
+
+
+def _is_docstring(stmt: gast.stmt) -> bool:
+    return type(stmt) is gast.Expr and type(stmt.value) is gast.Constant and isinstance(stmt.value.value, str)
 
 
 def _stop_loop(loop: gast.stmt, flag: str, ctx: Context) -> None:
     if isinstance(loop, gast.While):
-        loop.test = gast.BoolOp(
-            op=gast.And(), values=[gast.UnaryOp(op=gast.Not(), operand=load_name(flag)), loop.test]
-        )
+        stop = gast.UnaryOp(op=gast.Not(), operand=load_name(flag))
+        # `while True:` stops on the flag alone
+        loop.test = stop if _is_true(loop.test) else gast.BoolOp(op=gast.And(), values=[stop, loop.test])
         inherit_location(loop.test, loop)
     else:
         ctx.loop_flags.setdefault(loop, []).append(flag)

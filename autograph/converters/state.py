@@ -18,6 +18,7 @@ import gast
 from autograph.analysis import Analyses
 from autograph.analysis.composites import modified_composites
 from autograph.analysis.traversal import statements
+from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
 from autograph.source.templates import load_name, replace, replace_expr
 
@@ -42,7 +43,8 @@ class StatePlan:
     (unbound again when they do, so a later read fails as in Python);
     `private`: names an if's branch functions must keep local (read first in
     a branch while unbound before the if, so that the read fails as in Python);
-    `deleted`: initialised names a `del` inside the statement may unbind;
+    `deleted`: carried names a `del` inside the statement may unbind (get_state
+    reads them as Undefined then, for the staged path to report or drop);
     `guarded`: an enclosing try or with may catch an exception out of the
     statement, so the code after it can run with the placeholders still bound;
     `within`: the innermost such try/with, as its keyword and user line: its
@@ -85,7 +87,7 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
-    still, deleted = _still(node, unbound, analyses)
+    still, deleted = _still(node, names, unbound, analyses)
     return StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
 
 
@@ -99,26 +101,27 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node))) + modified_composites(node.body, modified)
     unbound = _unbound(node, names, analyses)
-    still, deleted = _still(node, unbound, analyses)
+    still, deleted = _still(node, names, unbound, analyses)
     return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
 
 
 def _still(
-    node: gast.stmt, unbound: tuple[str, ...], analyses: Analyses
+    node: gast.stmt, names: tuple[str, ...], unbound: tuple[str, ...], analyses: Analyses
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Initialised names that may be unbound after `node`, and those of all initialised names a `del` inside it may unbind."""
-    if not unbound:
-        return (), ()
-    after = analyses.cfg.join_of[node]
+    """Initialised names that may be unbound after `node`, and the carried names a `del` inside it may unbind."""
     deleted = {
         t.id
         for n in statements([node])
         if isinstance(n, gast.Delete)
         for t in n.targets
         if isinstance(t, gast.Name)
-    }
+    } if names else ()
+    deleted_names = tuple(n for n in names if n in deleted)
+    if not unbound:
+        return (), deleted_names
+    after = analyses.cfg.join_of[node]
     still = tuple(n for n in unbound if analyses.definitions.may_be_unbound(after, n))
-    return still, tuple(n for n in unbound if n in deleted)
+    return still, deleted_names
 
 
 def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
@@ -150,7 +153,7 @@ def state_functions(
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
-    values = gast.Tuple(elts=[_current_value(n, loc) for n in plan.names], ctx=gast.Load())
+    values = gast.Tuple(elts=[_current_value(n, loc, n in plan.deleted) for n in plan.names], ctx=gast.Load())
     targets = gast.Tuple(elts=[_target(n, loc) for n in plan.names], ctx=gast.Load())
     code = replace(
         """
@@ -171,9 +174,10 @@ def state_functions(
     return code, load_name(get_state), load_name(set_state)
 
 
-def _current_value(name: str, loc: gast.AST) -> gast.expr:
-    """A plain name as is; a composite may not exist yet (set only inside the statement)."""
-    if name.isidentifier():
+def _current_value(name: str, loc: gast.AST, deleted: bool = False) -> gast.expr:
+    """A plain name as is; a composite may not exist yet (set only inside the statement), nor a
+    name a `del` inside it unbinds."""
+    if name.isidentifier() and not deleted:
         return load_name(name)
     text = gast.Constant(value=name, kind=None)
     return replace_expr(f"ag__.value_or_undefined(lambda: {name}, text)", loc, text=text)
@@ -245,6 +249,5 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
 def _pass_within(plan: StatePlan, call: list[gast.stmt]) -> list[gast.stmt]:
     """`within=('try', 12)` on the operator call of a statement inside a try or with (see StatePlan)."""
     if plan.within is not None:
-        value = gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in plan.within], ctx=gast.Load())
-        call[0].value.keywords.append(gast.keyword(arg="within", value=value))
+        call[0].value.keywords.append(within_keyword(plan.within))
     return call

@@ -68,7 +68,13 @@ class Signature:
         """One value per parameter; raises TypeError like Python for a bad call."""
         if not kwargs and self.all_positional and len(args) == len(self.params):
             return args
-        bound = self.signature.bind(*args, **kwargs)
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as error:  # inspect's words lack the function Python's own message names
+            name = getattr(self._func, "__qualname__", None)
+            if name is None:
+                raise
+            raise TypeError(f"{name}() {error}") from None
         arguments = bound.arguments
         values = []
         for param in self.params:

@@ -9,10 +9,17 @@ from runtime.tensor import Tensor
 __all__ = ["assert_stmt"]
 
 
-def assert_stmt(expression: object, message: Callable[[], object] | None = None) -> None:
+def assert_stmt(
+    expression: object, message: Callable[[], object] | None = None, within: tuple[str, int] | None = None
+) -> None:
+    """`assert expression, message()`; a Tensor stages an assert (refused `within` a try/with)."""
     if isinstance(expression, Tensor):
         from runtime.operators.staged_assert import staged_assert
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "assert")
         staged_assert(expression, message)
         return
     if not expression:

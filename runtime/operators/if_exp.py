@@ -9,7 +9,14 @@ from runtime.tensor import Tensor
 __all__ = ["if_exp"]
 
 
-def if_exp(cond: object, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str) -> object:
+def if_exp(
+    cond: object,
+    if_true: Callable[[], object],
+    if_false: Callable[[], object],
+    expr_repr: str,
+    within: tuple[str, int] | None = None,
+) -> object:
+    """`if_true() if cond else if_false()`; a Tensor `cond` stages a cond (refused `within` a try/with)."""
     if cond is True:
         return if_true()
     if cond is False:
@@ -17,5 +24,9 @@ def if_exp(cond: object, if_true: Callable[[], object], if_false: Callable[[], o
     if isinstance(cond, Tensor):
         from runtime.operators.staged_if import staged_if_exp
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "conditional expression")
         return staged_if_exp(cond, if_true, if_false, expr_repr)
     return if_true() if cond else if_false()

@@ -16,7 +16,8 @@ from runtime.tensor import Tensor
 __all__ = ["and_", "or_", "not_"]
 
 
-def and_(left: object, b: Callable[[], object]) -> object:
+def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
+    """`left and b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
     if left is True:
         return b()
     if left is False:
@@ -24,11 +25,16 @@ def and_(left: object, b: Callable[[], object]) -> object:
     if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_and
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "'and'")
         return staged_and(left, b)
     return b() if left else left
 
 
-def or_(left: object, b: Callable[[], object]) -> object:
+def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
+    """`left or b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
     if left is False:
         return b()
     if left is True:
@@ -36,6 +42,10 @@ def or_(left: object, b: Callable[[], object]) -> object:
     if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_or
 
+        if within is not None:
+            from runtime.operators.within import refuse
+
+            raise refuse(within, "'or'")
         return staged_or(left, b)
     return left if left else b()
 

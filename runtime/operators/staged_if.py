@@ -157,9 +157,9 @@ class _Branches:
                 "falls off the end returns None there).",
             )
         raise self._error(
-            f"'{name}' has a different structure in the two branches of a tensor-dependent "
+            f"{self._named(name)} has a different structure in the two branches of a tensor-dependent "
             f"{self.what} ({trees})",
-            f"Give '{name}' the same structure (same nesting, same list lengths) in both branches.",
+            f"Give {self._named(name)} the same structure (same nesting, same list lengths) in both branches.",
         )
 
     def _leaf_output(self, i, kind, before, value, first_side, side, name) -> object:
@@ -174,18 +174,18 @@ class _Branches:
             if second_kind == "undefined" and is_return_value(name):
                 return zeros_like_type(type_of_leaf(before, self.backend), self.backend)
             if second_kind == "undefined":
-                raise self._undefined(name, first_side)
+                raise self._undefined(name, first_side, before)
             raise self._mixed(name, before, first_side, value, side)
         if kind == "undefined":
             if second_kind == "undefined":
                 return _NO_OUTPUT
             if is_return_value(name) and second_kind in ("staged", "number") and self.may_swap:
                 raise _TraceFalseFirst
-            raise self._undefined(name, side)
+            raise self._undefined(name, side, value)
         if second_kind == "python" and same_python_value(before, value):
             return _NO_OUTPUT
         if second_kind == "undefined":
-            raise self._undefined(name, first_side)
+            raise self._undefined(name, first_side, before)
         raise self._mixed(name, before, first_side, value, side)
 
     def _weak_scalar(self, before: Any, value: Any) -> Any:
@@ -221,13 +221,25 @@ class _Branches:
             )
         if a.dtype != b.dtype:
             raise self._error(
-                f"'{name}' is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
+                f"{self._named(name)} is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
                 f"{_BRANCH[side]} of a tensor-dependent {self.what}",
-                f"Give '{name}' the same dtype in both branches (for example write 0.0 rather "
+                f"Give {self._named(name)} the same dtype in both branches (for example write 0.0 rather "
                 f"than 0 for a float, or cast with .astype(np.{a.dtype})).",
             )
 
-    def _undefined(self, name: str, defined_side: bool) -> Exception:
+    def _named(self, name: str) -> str:
+        """How a message names a carried value: the variable, or a conditional expression's value
+        (whose `name` is the condition's text)."""
+        return "the value" if self.what == "conditional expression" else f"'{name}'"
+
+    def _undefined(self, name: str, defined_side: bool, value: object) -> Exception:
+        if is_return_value(name):  # a Python value, which cannot be spread into a Tensor
+            return self._error(
+                f"the function returns {describe(value, self.backend)} from only the "
+                f"{_BRANCH[defined_side]} of a tensor-dependent {self.what}",
+                "Return a Tensor or a number there, of the same kind as on the function's other paths; "
+                "a graph cannot return a Python object from a path chosen when it runs.",
+            )
         return self._error(
             f"'{name}' is defined only in the {_BRANCH[defined_side]} of a tensor-dependent {self.what}",
             f"Initialise '{name}' before the if (or assign it in both branches).",
@@ -243,9 +255,9 @@ class _Branches:
                 "off the end returns None there).",
             )
         return self._error(
-            f"'{name}' is {describe(before, self.backend)} in the {_BRANCH[first_side]} and "
+            f"{self._named(name)} is {describe(before, self.backend)} in the {_BRANCH[first_side]} and "
             f"{describe(value, self.backend)} in the {_BRANCH[side]} of a tensor-dependent {self.what}",
-            f"Give '{name}' a Tensor (or the same Python value) in both branches; a cond cannot "
+            f"Give {self._named(name)} a Tensor (or the same Python value) in both branches; a cond cannot "
             f"return None or a Python object on one side only.",
         )
 

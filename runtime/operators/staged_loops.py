@@ -251,7 +251,7 @@ class _Loop:
                 f"'{name}' changes dtype inside a staged {self.what} loop: {start.dtype} before "
                 f"the loop, {end.dtype} after an iteration",
                 self.origin, f"Initialise '{name}' with a {end.dtype} value before the loop "
-                f"(for example {name} = {_example(before, end.dtype, name)}).",
+                f"(for example {name} = {_example(before, end.dtype, name)}).{_keep_hint(start.dtype, end.dtype)}",
             )
         if start.rank != end.rank and not self._has_invariant(before):
             raise rule_error(
@@ -334,3 +334,19 @@ def _example(before: Any, dtype: np.dtype, name: str) -> str:
             return repr(item)
         return f"np.{np.dtype(dtype).name}({item!r})"
     return f"{name}.astype(np.{dtype})"
+
+
+def _keep_hint(start: np.dtype, end: np.dtype) -> str:
+    """For a float the loop widens (float32 -> float64): how to keep the narrower dtype instead.
+
+    The usual cause is a strong int64 or float64 operand: a staged loop's
+    counter (`x * i` over range/ag.range is int64 * float32 -> float64 in
+    NumPy, where the unstaged loop's Python int would keep float32) or a
+    float64 array.
+    """
+    if not (np.issubdtype(start, np.floating) and np.issubdtype(end, np.floating) and np.can_cast(start, end)):
+        return ""
+    hint = f" To keep it {start}, cast what widens it inside the loop with .astype(np.{start})"
+    if np.result_type(start, np.int64) == end:
+        return f"{hint}: a staged loop's counter is an int64 Tensor, and {start} * int64 is {end}."
+    return f"{hint}."

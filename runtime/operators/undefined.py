@@ -56,8 +56,9 @@ def holds_undefined(read: Callable[[], object]) -> bool:
 
 
 def value_or_undefined(read: Callable[[], object], symbol_name: str) -> object:
-    """The value of a composite name like `self.total`, or Undefined when it does not exist yet."""
+    """The value of a composite name like `self.total`, or Undefined when it does not exist yet
+    (or of a plain name a `del` may have unbound)."""
     try:
         return read()
-    except (AttributeError, KeyError, IndexError):
+    except (AttributeError, KeyError, IndexError, NameError):
         return Undefined(symbol_name)

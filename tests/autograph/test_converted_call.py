@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import time
 
@@ -46,6 +47,38 @@ def test_user_functions_are_converted_once():
 def test_bound_methods_are_converted_with_self():
     scaler = Scaler(10)
     assert converted_call(scaler.scale, (3,), None) == 12
+
+
+class LeakyRelu:
+    """A callable object, as layers and models are."""
+
+    def __init__(self, leak):
+        self.leak = leak
+
+    def __call__(self, x):
+        if x > 0:
+            return x
+        return x * self.leak
+
+
+def scaled(x, factor, offset=0.0):
+    if factor > 1:
+        return x * factor + offset
+    return x + offset
+
+
+def test_callable_objects_and_partials_are_converted():
+    relu = LeakyRelu(0.5)
+    partial = functools.partial(scaled, factor=3, offset=1.0)
+    assert converted_call(relu, (-2.0,), None) == -1.0 and converted_call(relu, (4.0,), None) == 4.0
+    assert converted_call(partial, (2.0,), None) == 7.0
+    assert converted_call(functools.partial(max, 3), (5,), None) == 5  # a builtin's partial runs as is
+
+    def staged(x):
+        return converted_call(relu, (x,), None) + converted_call(partial, (x,), {"factor": x})
+
+    f = trace(staged, (np.float64, ()))  # the ifs on Tensors are staged, not Python bools
+    assert f(-2.0) == -1.0 + -2.0 + 1.0 and f(2.0) == 2.0 + 2.0 * 2.0 + 1.0
 
 
 def test_builtins_numpy_stdlib_and_classes_run_as_is():

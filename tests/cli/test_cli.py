@@ -89,3 +89,20 @@ def test_python_dash_m_runs_the_same_command():
                               capture_output=True, cwd=ROOT, check=False, timeout=60)
         assert done.returncode == 1
         assert b"syntax error" in done.stderr
+
+
+def test_a_nested_function_asked_for_by_name_points_to_the_function_defining_it(cli, tmp_path):
+    path = tmp_path / "nested.py"
+    path.write_text(
+        "class Model:\n"
+        "    def call(self, x):\n"
+        "        def step(y):\n"
+        "            return y\n"
+        "        return step(x)\n"
+    )
+    done = cli("convert", str(path), "-f", "Model.call.step", "-f", "Model.call.<locals>.step")
+    err = done.stderr.decode()
+    assert done.returncode == 1
+    for name in ("Model.call.step", "Model.call.<locals>.step"):
+        assert (f"{path}:3: {name!r} is defined inside 'Model.call', and a nested function is converted "
+                f"with the function that defines it: pass --function Model.call") in err

@@ -7,6 +7,7 @@ ag.function and run; tests print what the guide prints, plus node counts.
 from __future__ import annotations
 
 import inspect
+import sys
 
 import numpy as np
 import pytest
@@ -243,6 +244,44 @@ def test_name_defined_in_one_branch_only():
     print(info.value)
     assert "'y' is defined only in the true branch" in str(info.value)
     assert line_of(f.python_function, "# <- if") in str(info.value)
+
+
+def test_the_if_of_a_comprehension_is_not_converted_and_the_error_says_so():
+    @ag.function
+    def positives(x):
+        return [v for v in (x[0], x[1]) if v > 0]  # <- comprehension
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        positives(np.array([1.0, -1.0]))
+    message = str(info.value)
+    assert line_of(positives.python_function, "# <- comprehension") in message
+    if sys.version_info < (3, 12):  # later Pythons run comprehensions in the function's own frame
+        assert "The `if` of a comprehension is not converted: write a for loop" in message
+
+
+def test_a_name_deleted_in_one_branch():
+    """Staged, both branches run; the one that deletes `y` leaves it Undefined, not a NameError
+    of a generated function: fine while nothing reads `y` after the if, reported when something does."""
+
+    @ag.function
+    def dropped(x):
+        y = x * 2
+        if x > 0:
+            del y
+        return x
+
+    @ag.function
+    def read_after(x):
+        y = x * 2
+        if x > 0:  # <- del
+            del y
+        return y
+
+    assert dropped(np.float64(1.0)) == 1.0 and dropped(np.float64(-1.0)) == -1.0
+    with pytest.raises(ag.errors.StagingError) as info:
+        read_after(np.float64(1.0))
+    assert "'y' is defined only in the false branch" in str(info.value)
+    assert line_of(read_after.python_function, "# <- del") in str(info.value)
 
 
 def test_dtype_change_in_a_loop_suggests_the_initial_value():

@@ -180,6 +180,33 @@ def test_leaked_tensor_cannot_be_used(capsys):
         assert "b += x" in notes
 
 
+def test_a_leaked_tensor_used_outside_any_trace_is_a_type_error_naming_both_lines():
+    leaky_function(np.int64(1))
+    for use, how in ((lambda: x + 1, "It is used at"), (lambda: float(x), "It is used as a Python float at")):
+        with pytest.raises(TypeError) as info:
+            use()
+        message = str(info.value)
+        assert "leaked out of its trace" in message and f"made at {__file__}:" in message
+        assert f"{how} {__file__}:" in message
+
+
+def test_a_nonlocal_set_by_a_nested_function_in_a_staged_if_leaks():
+    @ag.function
+    def total_if_positive(x):
+        acc = x * 0
+
+        def add(v):
+            nonlocal acc
+            acc = acc + v
+
+        if x > 0:
+            add(x)
+        return acc
+
+    with pytest.raises(TypeError, match="a nonlocal that a nested function sets inside a staged if or loop"):
+        total_if_positive(np.float64(2.0))
+
+
 def test_leaking_even_when_returned(capsys):
     @ag.function
     def leaky_function(a):

@@ -72,6 +72,17 @@ def streaming_logsumexp(xs):
     return Stats(m + np.log(s), np.max(xs) - np.min(xs))
 
 
+def newton_sqrt(a, tol=1e-12):
+    x = a
+    steps = 0
+    while True:  # left only by the return
+        nx = 0.5 * (x + a / x)
+        steps += 1
+        if np.abs(nx - x) < tol:
+            return nx, steps
+        x = nx
+
+
 CASES = [
     (classify, (np.array([1.0, -2.0, 3.0, 0.0]),)),
     (classify, (np.array([1.0, -2.0, 300.0, 0.0]),)),
@@ -81,6 +92,8 @@ CASES = [
     (first_match, (np.arange(12).reshape(3, 4), np.int64(6))),
     (first_match, (np.arange(12).reshape(3, 4), np.int64(60))),
     (streaming_logsumexp, (np.array([1.0, 3.0, 2.0, 5.0]),)),
+    (newton_sqrt, (np.float64(2.0),)),
+    (newton_sqrt, (np.float64(1e6),)),
 ]
 
 

@@ -55,6 +55,18 @@ def test_our_own_errors_are_left_as_they_are():
     assert not getattr(caught.value, "__notes__", [])
 
 
+def test_a_write_whose_result_is_dropped_is_told_how_to_keep_it():
+    @ag.function
+    def dropped_writes(n):
+        ta = ag.TensorArray(np.float64, size=2)
+        for i in ag.range(n):
+            ta.write(i, np.float64(1.0))  # the new TensorArray is dropped
+        return ta.stack()
+
+    with pytest.raises(ag.errors.InvalidArgumentError, match=r"element 0 was never written .*ta = ta.write\(i, value\)"):
+        dropped_writes(np.int64(2))
+
+
 def test_our_own_errors_that_do_not_say_where_get_the_users_line():
     @ag.function
     def half_written(x):

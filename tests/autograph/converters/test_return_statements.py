@@ -80,6 +80,70 @@ def test_falling_off_the_end_returns_none():
     )
 
 
+def test_docstring_stays_first():
+    assert_converts(
+        """
+        def f(xs):
+            \"\"\"The first item over 3.\"\"\"
+            for x in xs:
+                if x > 3:
+                    return x
+        """,
+        """
+        def f(xs):
+            \"\"\"The first item over 3.\"\"\"
+            do_return = False
+            retval = None
+            for x in xs:
+                if x > 3:
+                    retval = x
+                    do_return = True
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def test_while_true_without_break_never_falls_off_the_end():
+    """Its test stops on the flag alone, and no `retval = None` is needed after it:
+    a staged if returning inside it would otherwise have None on its other side."""
+    assert_converts(
+        """
+        def f(x):
+            while True:
+                x = x * 2
+                if x > 10:
+                    return x
+        """,
+        """
+        def f(x):
+            do_return = False
+            while not do_return:
+                x = x * 2
+                if x > 10:
+                    retval = x
+                    do_return = True
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def doubling(x, stop_early):
+    while True:
+        x = x * 2
+        if stop_early:
+            break
+        if x > 10:
+            return x
+    return -x
+
+
+def test_while_true_with_break_falls_through_like_python():
+    assert_same(doubling, 3, False)
+    assert_same(doubling, 3, True)
+
+
 def search(xs, target):
     i = 0
     while i < len(xs):

@@ -38,3 +38,19 @@ def test_skip_first_and_hints():
     sig = Signature.of(C.m, skip_first=True)
     assert sig.names == ("x",)
     assert sig.hints["x"] is int
+
+
+def test_a_bad_call_names_the_function_like_python():
+    def scale(x, *, n=2):
+        return x * n
+
+    class Model:
+        def step(self, x):
+            return x
+
+    with pytest.raises(TypeError, match=r"^test_a_bad_call_names_the_function_like_python.<locals>.scale\(\) too many"):
+        Signature.of(scale).canonicalize((1, 3), {})
+    with pytest.raises(TypeError, match=r"Model.step\(\) missing a required argument: 'x'"):
+        Signature.of(Model.step, skip_first=True).canonicalize((), {})
+    with pytest.raises(TypeError, match=r"scale\(\) got an unexpected keyword argument 'm'"):
+        Signature.of(scale).canonicalize((1,), {"m": 3})

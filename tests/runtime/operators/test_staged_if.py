@@ -331,7 +331,7 @@ def test_python_scalar_against_a_tensor_takes_the_tensor_dtype(scalar_first):
 
 
 def test_python_scalar_that_does_not_fit_the_tensor_dtype_is_an_error():
-    with pytest.raises(StagingError, match="'x > 0' is int64 in the true branch and float64"):
+    with pytest.raises(StagingError, match="the value is int64 in the true branch and float64"):
         trace(lambda x: ag__.if_exp(x > 0, lambda: x, lambda: 0.5, "x > 0"), SCALAR_I)
 
 
@@ -465,3 +465,39 @@ def returns_int_or_float(x):
 def test_returns_of_different_dtypes_are_told_as_returns():
     with pytest.raises(StagingError, match=r"^the function returns int64 in the true branch and float64 in the false"):
         trace(returns_int_or_float, SCALAR_I)
+
+
+def returns_text_on_one_side(x):
+    """`if x > 0: return "positive"`, and the function goes on."""
+    do_return, retval_ = False, ag__.Undefined("retval_")
+
+    def if_body():
+        nonlocal do_return, retval_
+        retval_ = "positive"
+        do_return = True
+
+    def get_state():
+        return (do_return, retval_)
+
+    def set_state(values):
+        nonlocal do_return, retval_
+        do_return, retval_ = values
+
+    ag__.if_stmt(x > 0, if_body, None, get_state, set_state, ("do_return", "retval_"), 2)  # <- text
+    return x
+
+
+def test_a_python_value_returned_from_one_branch_is_told_as_a_return():
+    with pytest.raises(StagingError) as info:
+        trace(returns_text_on_one_side, SCALAR_I)
+    message = str(info.value)
+    assert message.startswith("the function returns str 'positive' from only the true branch of a tensor-dependent if at ")
+    assert line_of("# <- text") in message and "'retval_'" not in message and "Return a Tensor or a number" in message
+
+
+def test_a_conditional_expression_names_its_value_not_its_condition():
+    with pytest.raises(StagingError) as info:
+        trace(lambda x: ag__.if_exp(x > 0, lambda: x, lambda: None, "x > 0"), SCALAR_I)
+    message = str(info.value)
+    assert message.startswith("the value is an int64[] Tensor in the true branch and None in the false branch")
+    assert "'x > 0'" not in message

@@ -398,6 +398,26 @@ def test_dtype_change_across_an_iteration_suggests_the_initial_value():
     assert line_of("# <- dtype") in message
 
 
+def float32_times_counter(x):
+    scope = {"s": x * 0}
+    get_state, set_state = state_of(("s",), scope)
+
+    def loop_body(i):
+        scope["s"] = scope["s"] + x * i
+
+    ag__.for_stmt(range_(3), None, loop_body, get_state, set_state, ("s",), {"iterate_names": "i"})
+    return scope["s"]
+
+
+def test_a_float32_widened_by_the_loop_counter_suggests_a_cast_too():
+    with pytest.raises(StagingError) as info:
+        trace(float32_times_counter, (np.float32, ()))
+    message = str(info.value)
+    assert "'s' changes dtype inside a staged for loop: float32 before the loop, float64" in message
+    assert "To keep it float32, cast what widens it inside the loop with .astype(np.float32)" in message
+    assert "counter is an int64 Tensor" in message
+
+
 def loop_changing(start, update):
     def f(t):
         scope = {"x": start(t)}
