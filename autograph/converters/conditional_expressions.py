@@ -17,10 +17,13 @@ __all__ = ["transform"]
 
 
 class _IfExps(ExpressionTransformer):
+    made = False  # whether an if_exp call was written
+
     def visit_IfExp(self, node: gast.IfExp) -> gast.expr:
         self.generic_visit(node)
         if binds_or_suspends([node.body, node.orelse]):
             return node
+        self.made = True
         text = gast.unparse(node.test).strip()
         new = replace_expr(
             "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
@@ -35,5 +38,7 @@ class _IfExps(ExpressionTransformer):
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite every conditional expression of the function."""
-    _IfExps().run(node)
+    rewrite = _IfExps()
+    rewrite.run(node)
+    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
     return node

@@ -59,6 +59,9 @@ class Context:
     # whether the function may hold `:=` (the census says); without, the names a block binds
     # are read off its statements and targets alone
     walrus: bool = True
+    # whether the function may hold a lazy operator call (`ag__.if_exp`, `and_`, `or_`): set by the
+    # passes that write one; the pipeline starts it False unless the user's code names `ag__` itself
+    lazy_operands: bool = True
 
     def user_line(self, node: gast.AST) -> int:
         return getattr(node, "lineno", 1) + self.first_line - 1

@@ -33,10 +33,13 @@ def _rereadable(node: gast.expr) -> bool:
 
 
 class _Logical(ExpressionTransformer):
+    made = False  # whether an and_/or_ call was written (not_ takes no lazy operand)
+
     def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
         self.generic_visit(node)
         if binds_or_suspends(node.values):
             return node
+        self.made = True
         template = f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)"
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
@@ -57,6 +60,7 @@ class _Logical(ExpressionTransformer):
         middles = node.comparators[:-1]
         if len(node.ops) < 2 or not all(_rereadable(m) for m in middles) or binds_or_suspends(node.comparators):
             return node
+        self.made = True
         operands = [node.left, *node.comparators]
         parts = [
             gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
@@ -78,5 +82,7 @@ def _reread(node: gast.expr, index: int) -> gast.expr:
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite `and`, `or`, `not` and chained comparisons of the function."""
-    _Logical().run(node)
+    rewrite = _Logical()
+    rewrite.run(node)
+    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
     return node
