@@ -25,7 +25,7 @@ import gast
 
 from autograph.analysis.activity import bound_names, scope_names
 from autograph.analysis.traversal import statements
-from autograph.source.templates import replace
+from autograph.source.templates import constant, replace
 
 __all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
 
@@ -67,7 +67,7 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
-            text = gast.Constant(value=name, kind=None)
+            text = constant(name)
             inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=text)
         start = 1 if _has_docstring(fn) else 0
         fn.body[start:start] = inits

@@ -19,7 +19,7 @@ from autograph.analysis.activity import Activity
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer
 from autograph.source.origins import inherit_location
-from autograph.source.templates import replace_expr
+from autograph.source.templates import constant, replace_expr
 
 __all__ = ["transform", "SAFE_PACKAGES"]
 
@@ -84,11 +84,11 @@ class _Calls(ExpressionTransformer):
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
         if node.keywords:
             kwargs = gast.Dict(
-                keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None for k in node.keywords],
+                keys=[constant(k.arg) if k.arg else None for k in node.keywords],
                 values=[k.value for k in node.keywords],
             )
         else:
-            kwargs = gast.Constant(value=None, kind=None)
+            kwargs = constant(None)
         new = replace_expr("ag__.converted_call(func, args, kwargs)", func=node.func, args=args, kwargs=kwargs)
         inherit_location(new, node)
         return new

@@ -11,7 +11,7 @@ import gast
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
 from autograph.source.origins import inherit_location
-from autograph.source.templates import replace_expr
+from autograph.source.templates import constant, replace_expr
 
 __all__ = ["transform"]
 
@@ -30,7 +30,7 @@ class _IfExps(ExpressionTransformer):
             test=node.test,
             body=node.body,
             orelse=node.orelse,
-            text=gast.Constant(value=text, kind=None),
+            text=constant(text),
         )
         inherit_location(new, node)
         return new
