@@ -262,6 +262,7 @@ class ScopeNames:
     local: frozenset[str]  # bound there (parameters included), less names declared global or nonlocal
     nonlocals: frozenset[str]
     functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
+    bound: frozenset[str] = frozenset()  # bound by its statements, declared names included: `bound_names(fn.body)`
 
 
 def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
@@ -277,7 +278,7 @@ def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
     args = fn.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     local = (collector.writes | params) - collector.globals - collector.nonlocals
-    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions))
+    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions), frozenset(collector.writes))
 
 
 @dataclass
