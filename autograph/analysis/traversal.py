@@ -127,12 +127,15 @@ class Transformer(gast.NodeTransformer):
     # no visit of its own): then the commonest children are not visited at all, holding nothing
     _keeps_names = True
     _keeps_constants = True
+    # whether the class has a `visit` of its own; without, children are dispatched through the
+    # method table directly, one Python call per node instead of two
+    _own_visit = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
         cls._fields_of = BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
-        own_visit = cls.visit is not Transformer.visit
+        own_visit = cls._own_visit = cls.visit is not Transformer.visit
         cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
         cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
 
@@ -163,7 +166,11 @@ class Transformer(gast.NodeTransformer):
                     kind is gast.Constant and self._keeps_constants
                 ):
                     continue
-                new = self.visit(value)
+                if self._own_visit:
+                    new = self.visit(value)
+                else:
+                    method = self._methods.get(kind) or self._method(kind)
+                    new = method(self, value)
                 if new is None:
                     delattr(node, name)
                 elif new is not value:
@@ -174,6 +181,7 @@ class Transformer(gast.NodeTransformer):
         """Visit each node of a list field in place; a visit may drop a node or return several."""
         out = []
         keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
+        methods = None if self._own_visit else self._methods
         for value in values:
             kind = type(value)
             if (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None) or (
@@ -182,7 +190,10 @@ class Transformer(gast.NodeTransformer):
                 out.append(value)
                 continue
             if isinstance(value, ast.AST):
-                value = self.visit(value)
+                if methods is None:
+                    value = self.visit(value)
+                else:
+                    value = (methods.get(kind) or self._method(kind))(self, value)
                 if value is None:
                     continue
                 if not isinstance(value, ast.AST):
