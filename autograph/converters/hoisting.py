@@ -153,24 +153,26 @@ class _StateMerger:
         kept: dict[tuple, str] = {}
         out: list[gast.stmt] = []
         for stmt in block:
-            key = self._key(stmt)
-            if key is not None and key in kept:
-                self.renames[stmt.name] = kept[key]
+            kind = type(stmt)
+            if kind is gast.FunctionDef:
+                if id(stmt) not in self.generated:
+                    out.append(stmt)  # the user's nested functions were converted on their own
+                    continue
+                key = self._key(stmt)
+                if key is not None:
+                    if key in kept:
+                        self.renames[stmt.name] = kept[key]
+                        continue
+                    kept[key] = stmt.name
+            elif kind is gast.AsyncFunctionDef or kind is gast.ClassDef:
+                out.append(stmt)
                 continue
-            if key is not None:
-                kept[key] = stmt.name
-            if isinstance(stmt, gast.FunctionDef) and id(stmt) not in self.generated:
-                out.append(stmt)  # the user's nested functions were converted on their own
-                continue
-            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                _rewrite_inner_blocks(stmt, self.block)
+            _rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out
 
     def _key(self, stmt: gast.stmt) -> tuple | None:
         """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself."""
-        if not isinstance(stmt, gast.FunctionDef) or id(stmt) not in self.generated:
-            return None
         params = tuple(a.id for a in stmt.args.args)
         last = stmt.body[-1]
         if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
