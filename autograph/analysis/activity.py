@@ -14,6 +14,7 @@ them at any later time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import gast
 
@@ -37,12 +38,13 @@ _COMPOUND = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Effects:
+class Effects(NamedTuple):
     """Names read and names bound (a `del` counts as both).
 
     `maybe_writes` (a subset of `writes`) are bindings that may not happen,
     such as `:=` in the second operand of `and`: they do not kill liveness.
+    A named tuple: immutable like a frozen dataclass, and made without its
+    per-field `object.__setattr__` (one per statement and expression part).
     """
 
     reads: frozenset[str] = frozenset()

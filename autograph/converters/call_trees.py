@@ -15,7 +15,7 @@ import sys
 
 import gast
 
-from autograph.analysis.activity import Activity
+from autograph.analysis.activity import scope_names
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer
 from autograph.source.origins import inherit_location
@@ -98,7 +98,8 @@ def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Route the function's calls through converted_call (unless the conversion is not recursive)."""
     if not ctx.options.recursive:
         return node
-    local_names = Activity.of_function(node, ctx.walrus).local_names() if not isinstance(node, gast.Lambda) else frozenset(
+    # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
+    local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
     _Calls(ctx, local_names).run(node)
