@@ -157,47 +157,62 @@ class Transformer(gast.NodeTransformer):
     def generic_visit(self, node: gast.AST) -> gast.AST:
         for name in self._fields_of[type(node)]:
             value = getattr(node, name, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 if value:
                     self._visit_list(value)
-            elif isinstance(value, ast.AST):
-                kind = type(value)
-                if (kind is gast.Name and self._keeps_names and getattr(value, "annotation", None) is None) or (
-                    kind is gast.Constant and self._keeps_constants
-                ):
+                continue
+            if kind is gast.Constant:
+                if self._keeps_constants:
                     continue
-                if self._own_visit:
-                    new = self.visit(value)
-                else:
-                    method = self._methods.get(kind) or self._method(kind)
-                    new = method(self, value)
-                if new is None:
-                    delattr(node, name)
-                elif new is not value:
-                    setattr(node, name, new)
+            elif kind is gast.Name:
+                if self._keeps_names and getattr(value, "annotation", None) is None:
+                    continue
+            elif value is None or not isinstance(value, ast.AST):
+                continue
+            if self._own_visit:
+                new = self.visit(value)
+            else:
+                new = (self._methods.get(kind) or self._method(kind))(self, value)
+            if new is None:
+                delattr(node, name)
+            elif new is not value:
+                setattr(node, name, new)
         return node
 
     def _visit_list(self, values: list) -> None:
-        """Visit each node of a list field in place; a visit may drop a node or return several."""
-        out = []
+        """Visit each node of a list field in place; a visit may drop a node or return several.
+
+        The list is copied only once a visit drops a node or returns several; a
+        node replaced by one node is replaced where it stands.
+        """
         keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
         methods = None if self._own_visit else self._methods
-        for value in values:
+        out = None  # the new list, once its length changed
+        for index, value in enumerate(values):
             kind = type(value)
-            if (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None) or (
-                kind is gast.Constant and keeps_constants
-            ):
-                out.append(value)
-                continue
-            if isinstance(value, ast.AST):
+            if not (
+                (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None)
+                or (kind is gast.Constant and keeps_constants)
+            ) and isinstance(value, ast.AST):
                 if methods is None:
-                    value = self.visit(value)
+                    new = self.visit(value)
                 else:
-                    value = (methods.get(kind) or self._method(kind))(self, value)
-                if value is None:
+                    new = (methods.get(kind) or self._method(kind))(self, value)
+                if out is None:
+                    if new is value:
+                        continue
+                    if isinstance(new, ast.AST):
+                        values[index] = new
+                        continue
+                    out = values[:index]
+                if new is None:
                     continue
-                if not isinstance(value, ast.AST):
-                    out.extend(value)
+                if not isinstance(new, ast.AST):
+                    out.extend(new)
                     continue
-            out.append(value)
-        values[:] = out
+                value = new
+            if out is not None:
+                out.append(value)
+        if out is not None:
+            values[:] = out
