@@ -140,15 +140,17 @@ class _Collector:
         reads = self.reads
         for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 for item in value:
-                    if type(item) is gast.Name and type(item.ctx) is gast.Load:
-                        reads.add(item.id)  # the commonest child, without a call
-                    elif isinstance(item, gast.AST):
+                    kind = type(item)
+                    if kind is gast.Name and type(item.ctx) is gast.Load:
+                        reads.add(item.id)  # the commonest children, without a call
+                    elif kind is not gast.Constant and isinstance(item, gast.AST):
                         self.visit(item)
-            elif type(value) is gast.Name and type(value.ctx) is gast.Load:
+            elif kind is gast.Name and type(value.ctx) is gast.Load:
                 reads.add(value.id)
-            elif isinstance(value, gast.AST):
+            elif kind is not gast.Constant and value is not None and isinstance(value, gast.AST):
                 self.visit(value)
 
     def _visit_all(self, nodes: list) -> None:
