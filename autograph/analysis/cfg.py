@@ -95,12 +95,12 @@ class _Builder:
         return preds
 
     def statement(self, stmt: gast.stmt, preds: list[CfgNode]) -> list[CfgNode]:
-        method = getattr(self, "_" + type(stmt).__name__, None)
+        method = _METHODS.get(type(stmt))
         if method is None:
             node = self.node("stmt", stmt, self.activity.effects(stmt), preds)
             self.entry_of[stmt] = node
             return [node]
-        return method(stmt, preds)
+        return method(self, stmt, preds)
 
     def _join(self, stmt: gast.stmt, preds: list[CfgNode]) -> list[CfgNode]:
         self.join_of[stmt] = self.node("join", stmt, _NOTHING, preds)
@@ -194,6 +194,13 @@ class _Builder:
             pattern = self.node("stmt", case, expression_effects(case.pattern) | expression_effects(case.guard), [subject])
             exits += self.block(case.body, [pattern])
         return self._join(stmt, exits)
+
+
+# statement class -> the builder method for it (`_If` for gast.If); the others are single nodes
+_METHODS = {
+    cls: getattr(_Builder, "_" + cls.__name__)
+    for cls in (gast.If, gast.While, gast.For, gast.Break, gast.Continue, gast.Return, gast.Raise, gast.With, gast.Try, gast.Match)
+}
 
 
 def build_cfg(fn: gast.AST, activity: Activity, loop_reads: dict[gast.AST, list[str]] | None = None) -> Cfg:
