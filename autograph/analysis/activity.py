@@ -321,12 +321,13 @@ class Activity:
         return self._captured
 
     def effects(self, node: gast.AST) -> Effects:
-        """Reads and writes of a statement including everything nested in it.
+        """Reads and writes of a statement (or expression) including everything nested in it.
 
         A compound statement's effects are put together from its parts' in
-        walk order, the statements among them memoised: asking for a loop and
-        then for each statement of its body walks every node once, not once
-        per enclosing statement.
+        walk order, all memoised: asking for a loop and then for each
+        statement of its body, or for an if's test, walks every node once,
+        not once per enclosing statement. Memoised reads are those of the tree
+        as it was first asked about (the CFG, before any rewrite).
         """
         found = self._memo.get(node)
         if found is None:
@@ -341,7 +342,7 @@ class Activity:
             value = getattr(node, name, None)
             for part in value if type(value) is list else (value,):
                 if isinstance(part, gast.AST):
-                    found = self.effects(part) if isinstance(part, gast.stmt) or type(part) in _COMPOUND else expression_effects(part)
+                    found = self.effects(part)  # a test, target or iterable too: the CFG asks for the same
                     reads |= found.reads
                     maybe |= found.maybe_writes - writes  # as one walk: maybe only if not bound earlier
                     writes |= found.writes

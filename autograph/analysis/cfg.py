@@ -107,7 +107,7 @@ class _Builder:
         return [self.join_of[stmt]]
 
     def _If(self, stmt: gast.If, preds: list[CfgNode]) -> list[CfgNode]:
-        test = self.node("test", stmt, expression_effects(stmt.test), preds)
+        test = self.node("test", stmt, self.activity.effects(stmt.test), preds)
         self.entry_of[stmt] = test
         exits = self.block(stmt.body, [test]) + self.block(stmt.orelse, [test])
         return self._join(stmt, exits)
@@ -115,16 +115,16 @@ class _Builder:
     def _While(self, stmt: gast.While, preds: list[CfgNode]) -> list[CfgNode]:
         # the point before the loop is distinct from its head, which back edges also reach
         self.entry_of[stmt] = self.node("join", stmt, _NOTHING, preds)
-        head = self.node("test", stmt, expression_effects(stmt.test), [self.entry_of[stmt]])
+        head = self.node("test", stmt, self.activity.effects(stmt.test), [self.entry_of[stmt]])
         self.head_of[stmt] = head
         return self._loop(stmt, head, [head])
 
     def _For(self, stmt: gast.For, preds: list[CfgNode]) -> list[CfgNode]:
-        iter_ = self.node("stmt", stmt.iter, expression_effects(stmt.iter), preds)
+        iter_ = self.node("stmt", stmt.iter, self.activity.effects(stmt.iter), preds)
         self.entry_of[stmt] = iter_
         head = self.node("head", stmt, Effects(reads=frozenset(self.loop_reads.get(stmt, ()))), [iter_])
         self.head_of[stmt] = head
-        target = self.node("target", stmt.target, expression_effects(stmt.target), [head])
+        target = self.node("target", stmt.target, self.activity.effects(stmt.target), [head])
         return self._loop(stmt, head, [target])
 
     def _loop(self, stmt: gast.stmt, head: CfgNode, body_preds: list[CfgNode]) -> list[CfgNode]:
