@@ -216,13 +216,22 @@ def constant(value: object) -> gast.Constant:
     return new
 
 
+# what a placeholder standing for an expression may be given that takes its context
+_TARGETS = frozenset({gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred})
+
+
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
-    if isinstance(sub, str):
-        return load_name(sub, node.ctx)
-    if isinstance(sub, list):
-        raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
-    if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
+    kind = type(sub)
+    if kind is str:
+        new = gast.Name.__new__(gast.Name)  # load_name's node, in the placeholder's context
+        new.__dict__ = {"id": sub, "ctx": node.ctx, "annotation": None, "type_comment": None}
+        return new
+    if kind in _TARGETS:
         set_ctx(sub, node.ctx)
+    elif isinstance(sub, str):
+        return load_name(sub, node.ctx)
+    elif isinstance(sub, list):
+        raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
     return sub
 
 
