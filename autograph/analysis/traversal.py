@@ -130,6 +130,9 @@ class Transformer(gast.NodeTransformer):
     # whether the class has a `visit` of its own; without, children are dispatched through the
     # method table directly, one Python call per node instead of two
     _own_visit = False
+    # whether an attribute of a plain name (`np.sum`, `self.x`) holds nothing to visit either:
+    # names are kept and attributes have no visit_ method
+    _keeps_attributes = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -138,6 +141,7 @@ class Transformer(gast.NodeTransformer):
         own_visit = cls._own_visit = cls.visit is not Transformer.visit
         cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
         cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
+        cls._keeps_attributes = cls._keeps_names and getattr(cls, "visit_Attribute", None) is None
 
     def visit(self, node: gast.AST) -> object:
         method = self._methods.get(type(node))
@@ -168,6 +172,9 @@ class Transformer(gast.NodeTransformer):
             elif kind is gast.Name:
                 if self._keeps_names and getattr(value, "annotation", None) is None:
                     continue
+            elif kind is gast.Attribute:
+                if self._keeps_attributes and type(value.value) is gast.Name and getattr(value.value, "annotation", None) is None:
+                    continue
             elif value is None or not isinstance(value, ast.AST):
                 continue
             if self._own_visit:
@@ -186,7 +193,7 @@ class Transformer(gast.NodeTransformer):
         The list is copied only once a visit drops a node or returns several; a
         node replaced by one node is replaced where it stands.
         """
-        keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
+        keeps_names, keeps_constants, keeps_attributes = self._keeps_names, self._keeps_constants, self._keeps_attributes
         methods = None if self._own_visit else self._methods
         out = None  # the new list, once its length changed
         for index, value in enumerate(values):
@@ -194,6 +201,12 @@ class Transformer(gast.NodeTransformer):
             if not (
                 (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None)
                 or (kind is gast.Constant and keeps_constants)
+                or (
+                    kind is gast.Attribute
+                    and keeps_attributes
+                    and type(value.value) is gast.Name
+                    and getattr(value.value, "annotation", None) is None
+                )
             ) and isinstance(value, ast.AST):
                 if methods is None:
                     new = self.visit(value)
