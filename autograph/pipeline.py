@@ -119,6 +119,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     census = take_census(fn, unsupported.CONSTRUCTS)
     ctx = _context(settings, name, Namespace(census.names))
     ctx.walrus = "walrus" in census.found
+    ctx.lazy_operands = "ag__" in census.names
     if census.refused is not None:
         unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):

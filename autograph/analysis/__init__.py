@@ -10,12 +10,13 @@ Results live in side tables keyed by node (never as attributes on gast nodes):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gast
 
 from autograph.analysis.activity import Activity
 from autograph.analysis.cfg import Cfg, build_cfg
+from autograph.analysis.composites import CompositeTargets
 from autograph.analysis.liveness import Liveness, compute_liveness
 from autograph.analysis.reaching_definitions import (
     ReachingDefinitions,
@@ -27,12 +28,13 @@ __all__ = ["Analyses", "analyze"]
 
 @dataclass
 class Analyses:
-    """Activity, CFG, liveness and reaching definitions of one function."""
+    """Activity, CFG, liveness and reaching definitions of one function; composite targets on demand."""
 
     activity: Activity
     cfg: Cfg
     liveness: Liveness
     definitions: ReachingDefinitions
+    composites: CompositeTargets = field(default_factory=CompositeTargets)
 
     def live_after(self, stmt: gast.stmt) -> frozenset[str]:
         return self.liveness.before(self.cfg.join_of[stmt])

@@ -14,6 +14,7 @@ them at any later time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import gast
 
@@ -37,12 +38,13 @@ _COMPOUND = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Effects:
+class Effects(NamedTuple):
     """Names read and names bound (a `del` counts as both).
 
     `maybe_writes` (a subset of `writes`) are bindings that may not happen,
     such as `:=` in the second operand of `and`: they do not kill liveness.
+    A named tuple: immutable like a frozen dataclass, and made without its
+    per-field `object.__setattr__` (one per statement and expression part).
     """
 
     reads: frozenset[str] = frozenset()
@@ -138,15 +140,17 @@ class _Collector:
         reads = self.reads
         for name in CHILD_FIELDS[type(node)]:
             value = getattr(node, name, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 for item in value:
-                    if type(item) is gast.Name and type(item.ctx) is gast.Load:
-                        reads.add(item.id)  # the commonest child, without a call
-                    elif isinstance(item, gast.AST):
+                    kind = type(item)
+                    if kind is gast.Name and type(item.ctx) is gast.Load:
+                        reads.add(item.id)  # the commonest children, without a call
+                    elif kind is not gast.Constant and isinstance(item, gast.AST):
                         self.visit(item)
-            elif type(value) is gast.Name and type(value.ctx) is gast.Load:
+            elif kind is gast.Name and type(value.ctx) is gast.Load:
                 reads.add(value.id)
-            elif isinstance(value, gast.AST):
+            elif kind is not gast.Constant and value is not None and isinstance(value, gast.AST):
                 self.visit(value)
 
     def _visit_all(self, nodes: list) -> None:
@@ -262,6 +266,7 @@ class ScopeNames:
     local: frozenset[str]  # bound there (parameters included), less names declared global or nonlocal
     nonlocals: frozenset[str]
     functions: tuple[gast.FunctionDef, ...]  # source order; not those inside classes or other functions
+    bound: frozenset[str] = frozenset()  # bound by its statements, declared names included: `bound_names(fn.body)`
 
 
 def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
@@ -277,7 +282,7 @@ def scope_names(fn: gast.FunctionDef, walrus: bool = True) -> ScopeNames:
     args = fn.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
     local = (collector.writes | params) - collector.globals - collector.nonlocals
-    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions))
+    return ScopeNames(frozenset(local), frozenset(collector.nonlocals), tuple(collector.functions), frozenset(collector.writes))
 
 
 @dataclass
@@ -316,12 +321,13 @@ class Activity:
         return self._captured
 
     def effects(self, node: gast.AST) -> Effects:
-        """Reads and writes of a statement including everything nested in it.
+        """Reads and writes of a statement (or expression) including everything nested in it.
 
         A compound statement's effects are put together from its parts' in
-        walk order, the statements among them memoised: asking for a loop and
-        then for each statement of its body walks every node once, not once
-        per enclosing statement.
+        walk order, all memoised: asking for a loop and then for each
+        statement of its body, or for an if's test, walks every node once,
+        not once per enclosing statement. Memoised reads are those of the tree
+        as it was first asked about (the CFG, before any rewrite).
         """
         found = self._memo.get(node)
         if found is None:
@@ -336,7 +342,7 @@ class Activity:
             value = getattr(node, name, None)
             for part in value if type(value) is list else (value,):
                 if isinstance(part, gast.AST):
-                    found = self.effects(part) if isinstance(part, gast.stmt) or type(part) in _COMPOUND else expression_effects(part)
+                    found = self.effects(part)  # a test, target or iterable too: the CFG asks for the same
                     reads |= found.reads
                     maybe |= found.maybe_writes - writes  # as one walk: maybe only if not bound earlier
                     writes |= found.writes

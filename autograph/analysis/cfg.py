@@ -13,7 +13,7 @@ point right after this statement" is a node too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import gast
 
@@ -21,16 +21,23 @@ from autograph.analysis.activity import Activity, Effects, expression_effects
 
 __all__ = ["CfgNode", "Cfg", "build_cfg"]
 
+_NOTHING = Effects()  # effects are immutable: one serves every node that reads and binds nothing
 
-@dataclass(eq=False)
+
 class CfgNode:
-    """One point of the function: what it reads and binds, and where control goes next."""
+    """One point of the function: what it reads and binds, and where control goes next.
 
-    kind: str  # stmt, test, head, target, join, entry, exit
-    ast: gast.AST | None
-    effects: Effects
-    next: list[CfgNode] = field(default_factory=list)
-    prev: list[CfgNode] = field(default_factory=list)
+    Compared and hashed by identity; a plain slotted class, as a function makes dozens.
+    """
+
+    __slots__ = ("kind", "ast", "effects", "next", "prev")
+
+    def __init__(self, kind: str, ast: gast.AST | None, effects: Effects) -> None:
+        self.kind = kind  # stmt, test, head, target, join, entry, exit
+        self.ast = ast
+        self.effects = effects
+        self.next: list[CfgNode] = []
+        self.prev: list[CfgNode] = []
 
     def __repr__(self) -> str:
         line = getattr(self.ast, "lineno", "?")
@@ -67,7 +74,7 @@ class _Builder:
         self.entry_of: dict[gast.AST, CfgNode] = {}
         self.join_of: dict[gast.AST, CfgNode] = {}
         self.head_of: dict[gast.AST, CfgNode] = {}
-        self.exit = CfgNode("exit", None, Effects())
+        self.exit = CfgNode("exit", None, _NOTHING)
         self.loops: list[tuple[CfgNode, list[CfgNode]]] = []  # (head, breaks)
 
     def node(self, kind: str, ast: gast.AST | None, effects: Effects, preds: list[CfgNode]) -> CfgNode:
@@ -88,36 +95,36 @@ class _Builder:
         return preds
 
     def statement(self, stmt: gast.stmt, preds: list[CfgNode]) -> list[CfgNode]:
-        method = getattr(self, "_" + type(stmt).__name__, None)
+        method = _METHODS.get(type(stmt))
         if method is None:
             node = self.node("stmt", stmt, self.activity.effects(stmt), preds)
             self.entry_of[stmt] = node
             return [node]
-        return method(stmt, preds)
+        return method(self, stmt, preds)
 
     def _join(self, stmt: gast.stmt, preds: list[CfgNode]) -> list[CfgNode]:
-        self.join_of[stmt] = self.node("join", stmt, Effects(), preds)
+        self.join_of[stmt] = self.node("join", stmt, _NOTHING, preds)
         return [self.join_of[stmt]]
 
     def _If(self, stmt: gast.If, preds: list[CfgNode]) -> list[CfgNode]:
-        test = self.node("test", stmt, expression_effects(stmt.test), preds)
+        test = self.node("test", stmt, self.activity.effects(stmt.test), preds)
         self.entry_of[stmt] = test
         exits = self.block(stmt.body, [test]) + self.block(stmt.orelse, [test])
         return self._join(stmt, exits)
 
     def _While(self, stmt: gast.While, preds: list[CfgNode]) -> list[CfgNode]:
         # the point before the loop is distinct from its head, which back edges also reach
-        self.entry_of[stmt] = self.node("join", stmt, Effects(), preds)
-        head = self.node("test", stmt, expression_effects(stmt.test), [self.entry_of[stmt]])
+        self.entry_of[stmt] = self.node("join", stmt, _NOTHING, preds)
+        head = self.node("test", stmt, self.activity.effects(stmt.test), [self.entry_of[stmt]])
         self.head_of[stmt] = head
         return self._loop(stmt, head, [head])
 
     def _For(self, stmt: gast.For, preds: list[CfgNode]) -> list[CfgNode]:
-        iter_ = self.node("stmt", stmt.iter, expression_effects(stmt.iter), preds)
+        iter_ = self.node("stmt", stmt.iter, self.activity.effects(stmt.iter), preds)
         self.entry_of[stmt] = iter_
         head = self.node("head", stmt, Effects(reads=frozenset(self.loop_reads.get(stmt, ()))), [iter_])
         self.head_of[stmt] = head
-        target = self.node("target", stmt.target, expression_effects(stmt.target), [head])
+        target = self.node("target", stmt.target, self.activity.effects(stmt.target), [head])
         return self._loop(stmt, head, [target])
 
     def _loop(self, stmt: gast.stmt, head: CfgNode, body_preds: list[CfgNode]) -> list[CfgNode]:
@@ -129,14 +136,14 @@ class _Builder:
         return self._join(stmt, self.block(stmt.orelse, [head]) + breaks)
 
     def _Break(self, stmt: gast.Break, preds: list[CfgNode]) -> list[CfgNode]:
-        node = self.node("stmt", stmt, Effects(), preds)
+        node = self.node("stmt", stmt, _NOTHING, preds)
         self.entry_of[stmt] = node
         if self.loops:
             self.loops[-1][1].append(node)
         return []
 
     def _Continue(self, stmt: gast.Continue, preds: list[CfgNode]) -> list[CfgNode]:
-        node = self.node("stmt", stmt, Effects(), preds)
+        node = self.node("stmt", stmt, _NOTHING, preds)
         self.entry_of[stmt] = node
         if self.loops:
             self.link(node, self.loops[-1][0])
@@ -154,7 +161,7 @@ class _Builder:
         return []
 
     def _With(self, stmt: gast.With, preds: list[CfgNode]) -> list[CfgNode]:
-        effects = Effects()
+        effects = _NOTHING
         for item in stmt.items:
             effects = effects | expression_effects(item.context_expr) | expression_effects(item.optional_vars)
         node = self.node("stmt", stmt, effects, preds)
@@ -165,7 +172,7 @@ class _Builder:
         return self._join(stmt, exits + [node] + self.nodes[first:])
 
     def _Try(self, stmt: gast.Try, preds: list[CfgNode]) -> list[CfgNode]:
-        start = self.node("join", stmt, Effects(), preds)
+        start = self.node("join", stmt, _NOTHING, preds)
         self.entry_of[stmt] = start
         first = len(self.nodes)
         body_exits = self.block(stmt.body, [start])
@@ -187,6 +194,13 @@ class _Builder:
             pattern = self.node("stmt", case, expression_effects(case.pattern) | expression_effects(case.guard), [subject])
             exits += self.block(case.body, [pattern])
         return self._join(stmt, exits)
+
+
+# statement class -> the builder method for it (`_If` for gast.If); the others are single nodes
+_METHODS = {
+    cls: getattr(_Builder, "_" + cls.__name__)
+    for cls in (gast.If, gast.While, gast.For, gast.Break, gast.Continue, gast.Return, gast.Raise, gast.With, gast.Try, gast.Match)
+}
 
 
 def build_cfg(fn: gast.AST, activity: Activity, loop_reads: dict[gast.AST, list[str]] | None = None) -> Cfg:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gast
 
-__all__ = ["composite_key", "modified_composites"]
+__all__ = ["CompositeTargets", "composite_key", "modified_composites"]
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -67,21 +67,48 @@ def modified_composites(stmts: list[gast.stmt], rebound: frozenset[str]) -> tupl
     `rebound` are the plain names the statements bind: a chain on one of them
     names a different object on each pass, so it is not carried.
     """
-    found: set[str] = set()
-    stack = list(stmts)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, _SCOPES):
-            continue
-        for target in _targets(stmt):
-            for leaf in _flatten(target):
-                key = composite_key(leaf)
-                if key is not None and key[1] not in rebound:
-                    found.add(key[0])
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(stmt, field, None)
-            if type(block) is list:
-                stack.extend(block)
-        for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            stack.extend(child.body)
-    return tuple(sorted(found, key=lambda key: (key.count(".") + key.count("["), key)))
+    return CompositeTargets().modified(stmts, rebound)
+
+
+class CompositeTargets:
+    """The composite targets of each statement of one function, nested blocks included, found once.
+
+    Control flow asks about every if and loop, and an outer statement's
+    blocks hold the inner ones: each statement is read once, and a compound
+    statement's answer is put together from its parts'. Valid while no
+    statement's targets change (planning runs before any rewrite).
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[gast.stmt, frozenset[tuple[str, str]]] = {}
+
+    def modified(self, stmts: list[gast.stmt], rebound: frozenset[str]) -> tuple[str, ...]:
+        """What `modified_composites` answers, from the memo."""
+        found: set[str] = set()
+        for stmt in stmts:
+            for text, root in self._memo[stmt] if stmt in self._memo else self._of(stmt):
+                if root not in rebound:
+                    found.add(text)
+        if not found:
+            return ()
+        return tuple(sorted(found, key=lambda key: (key.count(".") + key.count("["), key)))
+
+    def _of(self, stmt: gast.stmt) -> frozenset[tuple[str, str]]:
+        """(text, root) of every composite `stmt` assigns, its nested blocks included."""
+        found: set[tuple[str, str]] = set()
+        if not isinstance(stmt, _SCOPES):
+            for target in _targets(stmt):
+                for leaf in _flatten(target):
+                    key = composite_key(leaf)
+                    if key is not None:
+                        found.add(key)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, field, None)
+                if type(block) is list:
+                    for inner in block:
+                        found |= self._memo[inner] if inner in self._memo else self._of(inner)
+            for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                for inner in child.body:
+                    found |= self._memo[inner] if inner in self._memo else self._of(inner)
+        result = self._memo[stmt] = frozenset(found)
+        return result

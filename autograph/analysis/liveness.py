@@ -8,42 +8,74 @@ everywhere, since a closure may read them at any time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from autograph.analysis.cfg import Cfg, CfgNode
 
 __all__ = ["Liveness", "compute_liveness"]
 
 
-@dataclass
 class Liveness:
-    live_in: dict[CfgNode, frozenset[str]]
-    live_out: dict[CfgNode, frozenset[str]]
-    always: frozenset[str]
+    """Live names before and after each CFG node; `always` (captured names) live everywhere.
+
+    Sets of names are bit masks while the fixed point runs (one bit per name),
+    so its unions and differences are single operations on machine words; a
+    query turns one mask back into names, once.
+    """
+
+    def __init__(self, live_in: dict[CfgNode, int], live_out: dict[CfgNode, int], names: list[str], always: frozenset[str]) -> None:
+        self._live_in = live_in
+        self._live_out = live_out
+        self._names = names
+        self.always = always
+        self._sets: dict[int, frozenset[str]] = {}
 
     def before(self, node: CfgNode) -> frozenset[str]:
-        return self.live_in[node] | self.always
+        return self._names_of(self._live_in[node])
 
     def after(self, node: CfgNode) -> frozenset[str]:
-        return self.live_out[node] | self.always
+        return self._names_of(self._live_out[node])
+
+    def _names_of(self, mask: int) -> frozenset[str]:
+        found = self._sets.get(mask)
+        if found is None:
+            names = self._names
+            found = self._sets[mask] = frozenset(names[i] for i in range(mask.bit_length()) if mask >> i & 1) | self.always
+        return found
 
 
 def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset()) -> Liveness:
     """Backward may-analysis to a fixed point: in = reads | (out - writes)."""
-    live_in = {node: frozenset() for node in cfg.nodes}
+    bits: dict[str, int] = {}
+    names: list[str] = []
+
+    def mask(of: frozenset[str]) -> int:
+        found = 0
+        for name in of:
+            bit = bits.get(name)
+            if bit is None:
+                bit = bits[name] = 1 << len(names)
+                names.append(name)
+            found |= bit
+        return found
+
+    nodes = cfg.nodes
+    reads = {node: mask(node.effects.reads) for node in nodes}
+    kills = {node: ~mask(node.effects.definite_writes) for node in nodes}
+    live_in = dict.fromkeys(nodes, 0)
     live_out = dict(live_in)
-    work = list(cfg.nodes)
+    work = list(nodes)
     queued = set(work)
     while work:
         node = work.pop()
         queued.discard(node)
-        out: frozenset[str] = frozenset().union(*(live_in[s] for s in node.next))
+        out = 0
+        for succ in node.next:
+            out |= live_in[succ]
         live_out[node] = out
-        new_in = node.effects.reads | (out - node.effects.definite_writes)
+        new_in = reads[node] | (out & kills[node])
         if new_in != live_in[node]:
             live_in[node] = new_in
             for pred in node.prev:
                 if pred not in queued:
                     queued.add(pred)
                     work.append(pred)
-    return Liveness(live_in, live_out, always)
+    return Liveness(live_in, live_out, names, always)

@@ -127,14 +127,21 @@ class Transformer(gast.NodeTransformer):
     # no visit of its own): then the commonest children are not visited at all, holding nothing
     _keeps_names = True
     _keeps_constants = True
+    # whether the class has a `visit` of its own; without, children are dispatched through the
+    # method table directly, one Python call per node instead of two
+    _own_visit = False
+    # whether an attribute of a plain name (`np.sum`, `self.x`) holds nothing to visit either:
+    # names are kept and attributes have no visit_ method
+    _keeps_attributes = True
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls._methods = {}
         cls._fields_of = BLOCK_FIELDS if cls.statements_only else CHILD_FIELDS
-        own_visit = cls.visit is not Transformer.visit
+        own_visit = cls._own_visit = cls.visit is not Transformer.visit
         cls._keeps_names = not own_visit and getattr(cls, "visit_Name", None) is None
         cls._keeps_constants = not own_visit and getattr(cls, "visit_Constant", None) in (None, ast.NodeVisitor.visit_Constant)
+        cls._keeps_attributes = cls._keeps_names and getattr(cls, "visit_Attribute", None) is None
 
     def visit(self, node: gast.AST) -> object:
         method = self._methods.get(type(node))
@@ -154,39 +161,71 @@ class Transformer(gast.NodeTransformer):
     def generic_visit(self, node: gast.AST) -> gast.AST:
         for name in self._fields_of[type(node)]:
             value = getattr(node, name, None)
-            if type(value) is list:
+            kind = type(value)
+            if kind is list:
                 if value:
                     self._visit_list(value)
-            elif isinstance(value, ast.AST):
-                kind = type(value)
-                if (kind is gast.Name and self._keeps_names and getattr(value, "annotation", None) is None) or (
-                    kind is gast.Constant and self._keeps_constants
-                ):
+                continue
+            if kind is gast.Constant:
+                if self._keeps_constants:
                     continue
+            elif kind is gast.Name:
+                if self._keeps_names and getattr(value, "annotation", None) is None:
+                    continue
+            elif kind is gast.Attribute:
+                if self._keeps_attributes and type(value.value) is gast.Name and getattr(value.value, "annotation", None) is None:
+                    continue
+            elif value is None or not isinstance(value, ast.AST):
+                continue
+            if self._own_visit:
                 new = self.visit(value)
-                if new is None:
-                    delattr(node, name)
-                elif new is not value:
-                    setattr(node, name, new)
+            else:
+                new = (self._methods.get(kind) or self._method(kind))(self, value)
+            if new is None:
+                delattr(node, name)
+            elif new is not value:
+                setattr(node, name, new)
         return node
 
     def _visit_list(self, values: list) -> None:
-        """Visit each node of a list field in place; a visit may drop a node or return several."""
-        out = []
-        keeps_names, keeps_constants = self._keeps_names, self._keeps_constants
-        for value in values:
+        """Visit each node of a list field in place; a visit may drop a node or return several.
+
+        The list is copied only once a visit drops a node or returns several; a
+        node replaced by one node is replaced where it stands.
+        """
+        keeps_names, keeps_constants, keeps_attributes = self._keeps_names, self._keeps_constants, self._keeps_attributes
+        methods = None if self._own_visit else self._methods
+        out = None  # the new list, once its length changed
+        for index, value in enumerate(values):
             kind = type(value)
-            if (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None) or (
-                kind is gast.Constant and keeps_constants
-            ):
+            if not (
+                (kind is gast.Name and keeps_names and getattr(value, "annotation", None) is None)
+                or (kind is gast.Constant and keeps_constants)
+                or (
+                    kind is gast.Attribute
+                    and keeps_attributes
+                    and type(value.value) is gast.Name
+                    and getattr(value.value, "annotation", None) is None
+                )
+            ) and isinstance(value, ast.AST):
+                if methods is None:
+                    new = self.visit(value)
+                else:
+                    new = (methods.get(kind) or self._method(kind))(self, value)
+                if out is None:
+                    if new is value:
+                        continue
+                    if isinstance(new, ast.AST):
+                        values[index] = new
+                        continue
+                    out = values[:index]
+                if new is None:
+                    continue
+                if not isinstance(new, ast.AST):
+                    out.extend(new)
+                    continue
+                value = new
+            if out is not None:
                 out.append(value)
-                continue
-            if isinstance(value, ast.AST):
-                value = self.visit(value)
-                if value is None:
-                    continue
-                if not isinstance(value, ast.AST):
-                    out.extend(value)
-                    continue
-            out.append(value)
-        values[:] = out
+        if out is not None:
+            values[:] = out

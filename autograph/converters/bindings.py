@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import bound_names, scope_names
+from autograph.analysis.activity import ScopeNames, bound_names, scope_names
 from autograph.analysis.traversal import statements
-from autograph.source.templates import replace
+from autograph.source.templates import constant, replace
 
 __all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
 
@@ -35,10 +35,28 @@ def unresolved_nonlocals(fn: gast.FunctionDef, walrus: bool = True) -> list[str]
 
     `walrus=False` says `fn` holds no `:=` (`scope_names` then reads statements alone).
     """
+    declared = {name for node in statements(fn.body) if type(node) is gast.Nonlocal for name in node.names}
+    return _unresolved(fn, declared, _Scopes(walrus))
+
+
+class _Scopes(dict):
+    """Function -> its `scope_names`, read once for both steps of the pass."""
+
+    def __init__(self, walrus: bool) -> None:
+        super().__init__()
+        self.walrus = walrus
+
+    def __missing__(self, fn: gast.FunctionDef) -> ScopeNames:
+        found = self[fn] = scope_names(fn, self.walrus)
+        return found
+
+
+def _unresolved(fn: gast.FunctionDef, declared: set[str], scopes: _Scopes) -> list[str]:
+    """`unresolved_nonlocals`, given the names declared nonlocal at any depth under `fn`."""
     missing: list[str] = []
 
     def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        scope = scope_names(node, walrus)
+        scope = scopes[node]
         for name in sorted(scope.nonlocals - outer_locals):
             if name not in missing:
                 missing.append(name)
@@ -46,32 +64,39 @@ def unresolved_nonlocals(fn: gast.FunctionDef, walrus: bool = True) -> list[str]
         for child in reversed(scope.functions):  # last defined first: the order the inits are written in
             visit(child, visible)
 
-    top = scope_names(fn, walrus)
-    if _declared_nonlocal(fn.body) <= top.local | top.nonlocals:
+    top = scopes[fn]
+    if declared <= top.local | top.nonlocals:
         return missing  # every declaration finds `fn`'s own binding, whatever lies between
     for child in reversed(top.functions):
         visit(child, top.local | top.nonlocals)
     return missing
 
 
-def _declared_nonlocal(block: list[gast.stmt]) -> set[str]:
-    """Names declared nonlocal at any depth under `block`, nested functions and classes included."""
-    return {name for node in statements(block) if type(node) is gast.Nonlocal for name in node.names}
-
-
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> gast.FunctionDef:
-    """Bind, at the top of `fn`, the carried names that have no binding to resolve to."""
+    """Bind, at the top of `fn`, the carried names that have no binding to resolve to.
+
+    One walk of the statements finds both the declarations and the helpers,
+    and a function's names read for the first step serve the second.
+    """
     if not generated:
         return fn
-    missing = unresolved_nonlocals(fn, walrus)
+    declared: set[str] = set()
+    helpers = []
+    for node in statements(fn.body):
+        kind = type(node)
+        if kind is gast.Nonlocal:
+            declared.update(node.names)
+        elif kind is gast.FunctionDef and id(node) in generated:
+            helpers.append(node)
+    scopes = _Scopes(walrus)
+    missing = _unresolved(fn, declared, scopes)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
-            text = gast.Constant(value=name, kind=None)
-            inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=text)
+            inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=constant(name))
         start = 1 if _has_docstring(fn) else 0
         fn.body[start:start] = inits
-    trim_nonlocals(fn, generated, walrus)
+    _trim(helpers, scopes)
     return fn
 
 
@@ -87,13 +112,16 @@ def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef],
     Runs after the bindings are added, which look at every declaration;
     `walrus=False` says `fn` holds no `:=` (see `bound_names`).
     """
-    for node in statements(fn.body):
-        if type(node) is not gast.FunctionDef or id(node) not in generated:
-            continue
+    helpers = [node for node in statements(fn.body) if type(node) is gast.FunctionDef and id(node) in generated]
+    _trim(helpers, _Scopes(walrus))
+
+
+def _trim(helpers: list[gast.FunctionDef], scopes: _Scopes) -> None:
+    for node in helpers:
         head = node.body[0]
         if type(head) is not gast.Nonlocal:
             continue
-        bound = bound_names(node.body[1:], walrus)
+        bound = scopes[node].bound if node in scopes else bound_names(node.body[1:], scopes.walrus)
         kept = [name for name in head.names if name in bound]
         if kept:
             head.names = kept

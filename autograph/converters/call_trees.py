@@ -15,11 +15,11 @@ import sys
 
 import gast
 
-from autograph.analysis.activity import Activity
+from autograph.analysis.activity import scope_names
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer
 from autograph.source.origins import inherit_location
-from autograph.source.templates import replace_expr
+from autograph.source.templates import constant, replace_expr
 
 __all__ = ["transform", "SAFE_PACKAGES"]
 
@@ -84,11 +84,11 @@ class _Calls(ExpressionTransformer):
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
         if node.keywords:
             kwargs = gast.Dict(
-                keys=[gast.Constant(value=k.arg, kind=None) if k.arg else None for k in node.keywords],
+                keys=[constant(k.arg) if k.arg else None for k in node.keywords],
                 values=[k.value for k in node.keywords],
             )
         else:
-            kwargs = gast.Constant(value=None, kind=None)
+            kwargs = constant(None)
         new = replace_expr("ag__.converted_call(func, args, kwargs)", func=node.func, args=args, kwargs=kwargs)
         inherit_location(new, node)
         return new
@@ -98,7 +98,8 @@ def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Route the function's calls through converted_call (unless the conversion is not recursive)."""
     if not ctx.options.recursive:
         return node
-    local_names = Activity.of_function(node, ctx.walrus).local_names() if not isinstance(node, gast.Lambda) else frozenset(
+    # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
+    local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
     _Calls(ctx, local_names).run(node)

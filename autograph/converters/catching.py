@@ -23,6 +23,7 @@ import gast
 
 from autograph.analysis.traversal import CHILD_FIELDS
 from autograph.converters.context import Context
+from autograph.source.templates import constant
 
 __all__ = ["catching_blocks", "expressions_within", "within_keyword"]
 
@@ -51,7 +52,7 @@ def catching_blocks(stmt: gast.stmt) -> list[tuple[list[gast.stmt], bool]]:
 
 def within_keyword(within: tuple[str, int]) -> gast.keyword:
     """`within=('try', 12)`: the keyword an operator call inside a catching block passes."""
-    value = gast.Tuple(elts=[gast.Constant(value=v, kind=None) for v in within], ctx=gast.Load())
+    value = gast.Tuple(elts=[constant(v) for v in within], ctx=gast.Load())
     return gast.keyword(arg="within", value=value)
 
 

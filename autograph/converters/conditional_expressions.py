@@ -13,12 +13,14 @@ from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
 from autograph.source.origins import inherit_location
-from autograph.source.templates import replace_expr
+from autograph.source.templates import constant, replace_expr
 
 __all__ = ["transform"]
 
 
 class _IfExps(ExpressionTransformer):
+    made = False  # whether an if_exp call was written
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -26,13 +28,14 @@ class _IfExps(ExpressionTransformer):
         self.generic_visit(node)
         if binds_or_suspends([node.body, node.orelse]):
             return node
+        self.made = True
         text = gast.unparse(node.test).strip()
         new = replace_expr(
             "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
             test=node.test,
             body=node.body,
             orelse=node.orelse,
-            text=gast.Constant(value=text, kind=None),
+            text=constant(text),
         )
         within = self.ctx.within_of(node)
         if within is not None:
@@ -43,5 +46,7 @@ class _IfExps(ExpressionTransformer):
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite every conditional expression of the function."""
-    _IfExps(ctx).run(node)
+    rewrite = _IfExps(ctx)
+    rewrite.run(node)
+    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
     return node

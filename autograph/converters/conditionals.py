@@ -26,7 +26,7 @@ from autograph.converters.state import (
     state_functions,
     undefined_inits,
 )
-from autograph.source.templates import load_name, replace
+from autograph.source.templates import constant, load_name, replace
 
 __all__ = ["convert_if", "needs_if_body"]
 
@@ -76,11 +76,11 @@ def convert_if(
     if _only_pass(node.orelse):
         node.orelse = []  # `else: continue` once its dead flag store is dropped
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
-    body: gast.expr = gast.Constant(value=None, kind=None)
+    body: gast.expr = constant(None)
     if needs_if_body(node):
         code += _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
         body = load_name(helpers["if_body"])
-    orelse: gast.expr = gast.Constant(value=None, kind=None)
+    orelse: gast.expr = constant(None)
     if node.orelse:
         code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = load_name(helpers["else_body"])
@@ -94,6 +94,6 @@ def convert_if(
         get_state=get_state,
         set_state=set_state,
         names=names_tuple(plan.names),
-        nouts=gast.Constant(value=plan.nouts, kind=None),
+        nouts=constant(plan.nouts),
     )
     return code + call_and_unbind(plan, call, node)

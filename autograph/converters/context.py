@@ -63,6 +63,9 @@ class Context:
     in_class: bool = False
     # id -> (assert, if-expression, and/or or chain, the try/with that may catch what it raises): see catching
     within: dict[int, tuple[gast.AST, tuple[str, int]]] = field(default_factory=dict)
+    # whether the function may hold a lazy operator call (`ag__.if_exp`, `and_`, `or_`): set by the
+    # passes that write one; the pipeline starts it False unless the user's code names `ag__` itself
+    lazy_operands: bool = True
 
     def within_of(self, node: gast.AST) -> tuple[str, int] | None:
         """The innermost try/with (keyword, user line) that may catch what `node` raises, if marked."""

@@ -11,6 +11,7 @@ import dataclasses
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.traversal import BLOCK_FIELDS
 from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
@@ -19,6 +20,9 @@ from autograph.converters.state import StatePlan, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
 
 __all__ = ["transform"]
+
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef})
+_BRANCHES = frozenset({gast.If, gast.While, gast.For})
 
 
 class _ControlFlow:
@@ -37,8 +41,9 @@ class _ControlFlow:
         return out
 
     def statement(self, node: gast.stmt) -> list[gast.stmt]:
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            return [node]
+        kind = type(node)
+        if not BLOCK_FIELDS[kind] or kind in _SCOPES:
+            return [node]  # a simple statement, or a nested scope converted on its own
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(node, field, None)
             if isinstance(inner, list) and inner:
@@ -77,8 +82,11 @@ class _Planner:
             if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
                 continue
             inner = initialized
-            if not isinstance(stmt, (gast.If, gast.While, gast.For)):
-                check_reads(stmt, initialized, self.analyses)
+            if type(stmt) not in _BRANCHES:
+                if initialized:
+                    check_reads(stmt, initialized, self.analyses)
+                if not BLOCK_FIELDS[type(stmt)]:
+                    continue  # a simple statement: no blocks to plan
             else:
                 plan = self._plan(stmt)
                 if initialized & set(plan.unbound):

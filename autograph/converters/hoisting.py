@@ -40,7 +40,7 @@ from collections.abc import Callable
 import gast
 
 from autograph.analysis.activity import bound_names, free_names
-from autograph.analysis.traversal import walk
+from autograph.analysis.traversal import statements
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -58,35 +58,42 @@ class _Hoister:
         self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = {}
 
-    def _locals(self, fn: gast.FunctionDef, staying: list[gast.stmt]) -> frozenset[str]:
+    def _locals(self, fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
+        """What `fn`'s own statements other than defs bind (parameters included), and what it declares.
+
+        Moving a def out changes neither: its body's locals are these plus the names of the defs that stay.
+        """
         args = fn.args
         names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
         declared: set[str] = set()
         others = []  # walked together: one collector for the block, not one per statement
-        for stmt in staying:
-            if isinstance(stmt, (gast.Global, gast.Nonlocal)):
+        for stmt in fn.body:
+            kind = type(stmt)
+            if kind is gast.Global or kind is gast.Nonlocal:
                 declared |= set(stmt.names)
-            elif isinstance(stmt, gast.FunctionDef):
-                names.add(stmt.name)
-            else:
+            elif kind is not gast.FunctionDef:
                 others.append(stmt)
-        return frozenset((names | bound_names(others, self.ctx.walrus)) - declared)
+        return frozenset(names | bound_names(others, self.ctx.walrus)), frozenset(declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
+        generated = self.generated
+        helpers = [s for s in fn.body if type(s) is gast.FunctionDef and id(s) in generated]
+        if not helpers:
+            return []
         moved: list[gast.FunctionDef] = []
-        staying = list(fn.body)
+        leaving: set[int] = set()
+        bound, declared = self._locals(fn)
         shared: set[str] = set()
         private = self.ctx.private.get(id(fn), frozenset())
-        while any(isinstance(s, gast.FunctionDef) and id(s) in self.generated for s in staying):
-            local = self._locals(fn, staying) - shared
-            helpers = {s.name for s in staying if isinstance(s, gast.FunctionDef) and id(s) in self.generated}
+        while helpers:
+            defs = {s.name for s in fn.body if type(s) is gast.FunctionDef and id(s) not in leaving}
+            local = (bound | defs) - declared - shared
+            names = {s.name for s in helpers}
             movable = []
-            for s in staying:
-                if not (isinstance(s, gast.FunctionDef) and id(s) in self.generated):
-                    continue
+            for s in helpers:
                 held = free_names(s, self.memo) & (local - {s.name})
-                if held & (helpers | private):
+                if held & (names | private):
                     continue
                 shared |= held
                 local -= held
@@ -94,9 +101,10 @@ class _Hoister:
             if not movable:
                 break
             moved += movable
-            leaving = {id(m) for m in movable}
-            staying = [s for s in staying if id(s) not in leaving]
+            leaving.update(id(m) for m in movable)
+            helpers = [s for s in helpers if id(s) not in leaving]
         if moved:
+            staying = [s for s in fn.body if id(s) not in leaving]
             fn.body = self._share(fn, shared, staying) or [gast.Pass()]
         return moved
 
@@ -145,24 +153,26 @@ class _StateMerger:
         kept: dict[tuple, str] = {}
         out: list[gast.stmt] = []
         for stmt in block:
-            key = self._key(stmt)
-            if key is not None and key in kept:
-                self.renames[stmt.name] = kept[key]
+            kind = type(stmt)
+            if kind is gast.FunctionDef:
+                if id(stmt) not in self.generated:
+                    out.append(stmt)  # the user's nested functions were converted on their own
+                    continue
+                key = self._key(stmt)
+                if key is not None:
+                    if key in kept:
+                        self.renames[stmt.name] = kept[key]
+                        continue
+                    kept[key] = stmt.name
+            elif kind is gast.AsyncFunctionDef or kind is gast.ClassDef:
+                out.append(stmt)
                 continue
-            if key is not None:
-                kept[key] = stmt.name
-            if isinstance(stmt, gast.FunctionDef) and id(stmt) not in self.generated:
-                out.append(stmt)  # the user's nested functions were converted on their own
-                continue
-            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                _rewrite_inner_blocks(stmt, self.block)
+            _rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out
 
     def _key(self, stmt: gast.stmt) -> tuple | None:
         """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself."""
-        if not isinstance(stmt, gast.FunctionDef) or id(stmt) not in self.generated:
-            return None
         params = tuple(a.id for a in stmt.args.args)
         last = stmt.body[-1]
         if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
@@ -174,12 +184,22 @@ class _StateMerger:
         return None
 
     def rename(self, root: gast.FunctionDef) -> None:
+        """Point the operator calls of the dropped state functions at the kept ones.
+
+        A state function is named only as an argument of its statement's
+        operator call (`ag__.if_stmt(test, if_body, None, get_state_1, ...)`),
+        an expression statement: only statements are walked, not expressions.
+        """
         if not self.renames:
             return
-        for node in walk(root):
-            if type(node) is gast.Name:
-                while node.id in self.renames:
-                    node.id = self.renames[node.id]
+        renames = self.renames
+        for stmt in statements(root.body):
+            if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
+                continue
+            for arg in stmt.value.args:
+                if type(arg) is gast.Name:
+                    while arg.id in renames:
+                        arg.id = renames[arg.id]
 
 
 def _names_tuple(node: gast.expr | None) -> bool:
@@ -203,11 +223,28 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     return loop_options.transform(node, ctx)
 
 
+class _InnerBlocks(dict):
+    """Node class -> its fields holding statement blocks this pass rewrites (handlers last), found on first use."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        fields = self[cls] = tuple(f for f in (*_BLOCKS, "handlers") if f in cls._fields)
+        return fields
+
+
+_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
+
+
 def _rewrite_inner_blocks(stmt: gast.stmt, rewrite: Callable[[list], list]) -> None:
-    """Replace each statement block nested in `stmt` (bodies, else, finally, handlers) by its rewrite."""
-    for field in _BLOCKS:
+    """Replace each statement block nested in `stmt` (bodies, else, finally, handlers) by its rewrite.
+
+    Most statements hold none: their class's entry in the table is empty.
+    """
+    for field in _INNER_BLOCKS[type(stmt)]:
         inner = getattr(stmt, field, None)
-        if inner:
+        if not inner:
+            continue
+        if field == "handlers":
+            for handler in inner:
+                handler.body = rewrite(handler.body)
+        else:
             setattr(stmt, field, rewrite(inner))
-    for handler in getattr(stmt, "handlers", ()):
-        handler.body = rewrite(handler.body)

@@ -37,6 +37,8 @@ def _rereadable(node: gast.expr) -> bool:
 
 
 class _Logical(ExpressionTransformer):
+    made = False  # whether an and_/or_ call was written (not_ takes no lazy operand)
+
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
@@ -55,6 +57,7 @@ class _Logical(ExpressionTransformer):
         self.generic_visit(node)
         if binds_or_suspends(node.values):
             return node
+        self.made = True
         return self._calls(node, f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)", node.values)
 
     def visit_UnaryOp(self, node: gast.UnaryOp) -> gast.expr:
@@ -70,6 +73,7 @@ class _Logical(ExpressionTransformer):
         middles = node.comparators[:-1]
         if len(node.ops) < 2 or not all(_rereadable(m) for m in middles) or binds_or_suspends(node.comparators):
             return node
+        self.made = True
         operands = [node.left, *node.comparators]
         parts = [
             gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
@@ -87,5 +91,7 @@ def _reread(node: gast.expr, index: int) -> gast.expr:
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite `and`, `or`, `not` and chained comparisons of the function."""
-    _Logical(ctx).run(node)
+    rewrite = _Logical(ctx)
+    rewrite.run(node)
+    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
     return node

@@ -33,6 +33,18 @@ _OPTS_POSITION = {"while_stmt": 5, "for_stmt": 6}
 _BLOCKS = ("body", "orelse", "finalbody")
 
 
+class _InnerBlocks(dict):
+    """Node class -> its fields holding statement blocks (handlers last); empty for classes and defs."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        scope = cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+        fields = self[cls] = () if scope else tuple(f for f in (*_BLOCKS, "handlers") if f in cls._fields)
+        return fields
+
+
+_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
+
+
 def _constant_dict(node: gast.expr) -> bool:
     return type(node) is gast.Dict and all(
         type(part) is gast.Constant for part in node.keys + node.values
@@ -55,13 +67,15 @@ class _Binder:
                 continue
             out += pending
             pending = []
-            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                for field in _BLOCKS:
-                    inner = getattr(stmt, field, None)
-                    if inner:
-                        setattr(stmt, field, self.block(inner))
-                for handler in getattr(stmt, "handlers", ()):
-                    handler.body = self.block(handler.body)
+            for field in _INNER_BLOCKS[type(stmt)]:
+                inner = getattr(stmt, field, None)
+                if not inner:
+                    continue
+                if field == "handlers":
+                    for handler in inner:
+                        handler.body = self.block(handler.body)
+                else:
+                    setattr(stmt, field, self.block(inner))
             out.append(stmt)
         return out + pending
 
@@ -69,20 +83,28 @@ class _Binder:
         """Replace the constant options of the loops in a helper's body, at any depth; their bindings."""
         bindings: list[gast.stmt] = []
         for stmt in body:
-            if isinstance(stmt, gast.FunctionDef) and id(stmt) in self.ctx.generated:
-                bindings += self.helper(stmt.body)
-            if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            kind = type(stmt)
+            if kind is gast.Expr:
+                call = stmt.value
+                position = _OPTS_POSITION.get(called_operator(call))
+                if position is not None and position < len(call.args) and _constant_dict(call.args[position]):
+                    name = self.ctx.namespace.new("opts")
+                    bindings += replace("name = opts", call.args[position], name=name, opts=call.args[position])
+                    call.args[position] = load_name(name)
+                continue
+            if kind is gast.FunctionDef:
+                if id(stmt) in self.ctx.generated:
+                    bindings += self.helper(stmt.body)
                 continue  # the user's nested scopes were converted on their own
-            call = stmt.value if isinstance(stmt, gast.Expr) else None
-            position = _OPTS_POSITION.get(called_operator(call))
-            if position is not None and position < len(call.args) and _constant_dict(call.args[position]):
-                name = self.ctx.namespace.new("opts")
-                bindings += replace("name = opts", call.args[position], name=name, opts=call.args[position])
-                call.args[position] = load_name(name)
-            for field in _BLOCKS:
-                bindings += self.helper(getattr(stmt, field, None) or [])
-            for handler in getattr(stmt, "handlers", ()):
-                bindings += self.helper(handler.body)
+            for field in _INNER_BLOCKS[kind]:
+                inner = getattr(stmt, field, None)
+                if not inner:
+                    continue
+                if field == "handlers":
+                    for handler in inner:
+                        bindings += self.helper(handler.body)
+                else:
+                    bindings += self.helper(inner)
         return bindings
 
 

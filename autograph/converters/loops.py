@@ -28,7 +28,7 @@ from autograph.converters.state import (
     state_functions,
     undefined_inits,
 )
-from autograph.source.templates import load_name, replace
+from autograph.source.templates import constant, load_name, replace
 
 __all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
@@ -38,10 +38,10 @@ def _opts(node: gast.AST, ctx: Context, iterate_names: str | None) -> gast.Dict:
     keys: list[gast.expr] = []
     values: list[gast.expr] = []
     if iterate_names is not None:
-        keys.append(gast.Constant(value="iterate_names", kind=None))
-        values.append(gast.Constant(value=iterate_names, kind=None))
+        keys.append(constant("iterate_names"))
+        values.append(constant(iterate_names))
     for key, value in ctx.loop_options.get(node, {}).items():
-        keys.append(gast.Constant(value=key, kind=None))
+        keys.append(constant(key))
         values.append(value)
     return gast.Dict(keys=keys, values=values)
 
@@ -87,10 +87,11 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
     return code + call_and_unbind(plan, call, node) + node.orelse
 
 
-def _extra_test(flags: list[str], helpers: dict[str, str], loc: gast.AST) -> tuple[list[gast.stmt], gast.expr]:
+def _extra_test(flags: list[str], ctx: Context, helpers: dict[str, str], loc: gast.AST) -> tuple[list[gast.stmt], gast.expr]:
     if not flags:
-        return [], gast.Constant(value=None, kind=None)
+        return [], constant(None)
     test: gast.expr = replace("ag__.not_(flag)", loc, flag=flags[-1])[0].value
+    ctx.lazy_operands = ctx.lazy_operands or len(flags) > 1
     for flag in reversed(flags[:-1]):
         test = replace("ag__.and_(ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
     name = helpers["extra_test"]
@@ -135,7 +136,7 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
     flags = ctx.loop_flags.get(node, [])
     if len(flags) == 1 and flags[0] in plan.local_names:
         code[-1].body += replace("return flag", node, flag=flags[0])
-    extra_code, extra_test = _extra_test(flags, helpers, node)
+    extra_code, extra_test = _extra_test(flags, ctx, helpers, node)
     code += extra_code
     code += undefined_inits(plan, node)
     call = replace(

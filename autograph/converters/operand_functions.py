@@ -43,25 +43,28 @@ _SCOPES = frozenset({gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.
                      gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp})
 
 
-def _own_nodes(node: gast.AST, out: list[gast.AST]) -> list[gast.AST]:
-    """`node` and the nodes it holds, in preorder, nested scopes left out, appended to `out`.
+def _lazy_calls(node: gast.AST, out: list[gast.Call]) -> list[gast.Call]:
+    """The lazy operator calls (`ag__.if_exp(...)`, ...) among `node` and the nodes it holds, in
+    preorder, nested scopes left out, appended to `out`.
 
     Read through the per-class child-field table: this runs over every statement of
     every loop helper, where asking each field of each node whether it holds a node
-    (`gast.iter_child_nodes`) cost about a tenth of a conversion.
+    (`gast.iter_child_nodes`) cost about a tenth of a conversion. Names and constants,
+    the commonest nodes, are passed over without a call.
     """
-    out.append(node)
+    if type(node) is gast.Call and called_operator(node) in _LAZY:
+        out.append(node)
     for name in CHILD_FIELDS[type(node)]:
         value = getattr(node, name, None)
         if type(value) is list:
             for item in value:
                 kind = type(item)
-                if kind is gast.Name or kind is gast.Constant:
-                    out.append(item)
-                elif isinstance(item, gast.AST) and kind not in _SCOPES:
-                    _own_nodes(item, out)
-        elif isinstance(value, gast.AST) and type(value) not in _SCOPES:
-            _own_nodes(value, out)
+                if kind is not gast.Name and kind is not gast.Constant and kind not in _SCOPES and isinstance(item, gast.AST):
+                    _lazy_calls(item, out)
+        else:
+            kind = type(value)
+            if kind is not gast.Name and kind is not gast.Constant and kind not in _SCOPES and isinstance(value, gast.AST):
+                _lazy_calls(value, out)
     return out
 
 
@@ -75,11 +78,8 @@ def _no_args(node: gast.expr) -> bool:
 def _operand_defs(stmt: gast.stmt, ctx: Context) -> list[gast.FunctionDef]:
     """Replace the lazy operand lambdas of `stmt`'s own expressions by names; their defs."""
     defs: list[gast.FunctionDef] = []
-    for node in _own_nodes(stmt, []):
-        found = _LAZY.get(called_operator(node))
-        if found is None:
-            continue
-        first, names = found
+    for node in _lazy_calls(stmt, []):
+        first, names = _LAZY[called_operator(node)]
         for offset, hint in enumerate(names):
             index = first + offset
             if index >= len(node.args) or not _no_args(node.args[index]):
@@ -139,5 +139,7 @@ class _Lifter:
 
 def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Give every lazy operand of a helper that runs once per loop iteration a def of its own."""
+    if not ctx.lazy_operands:
+        return fn  # no lazy operator call to look for
     fn.body = _Lifter(ctx).block(fn.body, in_loop=False)
     return fn

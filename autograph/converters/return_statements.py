@@ -23,7 +23,7 @@ from autograph.analysis.traversal import iter_children
 from autograph.converters.context import Context
 from autograph.converters.guards import JumpLowering, contains_jump, without
 from autograph.source.origins import inherit_location
-from autograph.source.templates import load_name, replace
+from autograph.source.templates import constant, load_name, replace
 
 __all__ = ["transform", "always_returns"]
 
@@ -98,7 +98,7 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     loops: list[gast.stmt] = []
 
     def lower_return(stmt: gast.Return) -> list[gast.stmt]:
-        value = stmt.value if stmt.value is not None else gast.Constant(value=None, kind=None)
+        value = stmt.value if stmt.value is not None else constant(None)
         # The value first: if computing it raises inside a try, the handler runs and the
         # function goes on, so the flag must not be set yet.
         new = replace("retval = value\ndo_return = True", do_return=do_return, retval=retval, value=value)

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 import gast
 
 from autograph.analysis import Analyses
-from autograph.analysis.composites import modified_composites
 from autograph.analysis.traversal import statements
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
-from autograph.source.templates import load_name, replace, replace_expr
+from autograph.source.templates import constant, load_name, replace, replace_expr
 
 __all__ = [
     "StatePlan",
@@ -83,7 +82,7 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     # an extra name unbound before the if stays local to its branch: reading it there fails as in Python
     unbound_extra = set(_unbound(node, tuple(extra), analyses))
     # attributes and constant subscripts outlive the function: always outputs
-    outs += modified_composites(node.body + node.orelse, modified)
+    outs += analyses.composites.modified(node.body + node.orelse, modified)
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
@@ -99,7 +98,7 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     else:
         modified |= activity.effects(node.test).writes
     local = modified - activity.globals
-    names = tuple(sorted(local & analyses.live_at_head(node))) + modified_composites(node.body, modified)
+    names = tuple(sorted(local & analyses.live_at_head(node))) + analyses.composites.modified(node.body, modified)
     unbound = _unbound(node, names, analyses)
     still, deleted = _still(node, names, unbound, analyses)
     return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
@@ -141,7 +140,7 @@ def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tup
 
 
 def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
-    return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
+    return gast.Tuple(elts=[constant(n) for n in names], ctx=gast.Load())
 
 
 def state_functions(
@@ -149,7 +148,7 @@ def state_functions(
 ) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
     """The get_state/set_state definitions and the two callables; None for both when there is no state."""
     if not plan.names:
-        return [], gast.Constant(value=None, kind=None), gast.Constant(value=None, kind=None)
+        return [], constant(None), constant(None)
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
@@ -179,7 +178,7 @@ def _current_value(name: str, loc: gast.AST, deleted: bool = False) -> gast.expr
     name a `del` inside it unbinds."""
     if name.isidentifier() and not deleted:
         return load_name(name)
-    text = gast.Constant(value=name, kind=None)
+    text = constant(name)
     return replace_expr(f"ag__.value_or_undefined(lambda: {name}, text)", loc, text=text)
 
 
@@ -197,7 +196,7 @@ def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
     """`y = ag__.Undefined('y')` for each carried name that may be unbound before the statement."""
     out: list[gast.stmt] = []
     for name in plan.unbound:
-        out += replace("name = ag__.Undefined(text)", loc, name=name, text=gast.Constant(value=name, kind=None))
+        out += replace("name = ag__.Undefined(text)", loc, name=name, text=constant(name))
     return out
 
 

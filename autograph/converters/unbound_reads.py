@@ -27,8 +27,8 @@ __all__ = ["check_reads"]
 _DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda, gast.GeneratorExp)
 
 
-def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str], object] | None:
-    """The fields of `stmt` it evaluates itself and the CFG node they are read at."""
+def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str] | None, object] | None:
+    """The fields of `stmt` it evaluates itself (None: all of them) and the CFG node they are read at."""
     cfg = analyses.cfg
     if isinstance(stmt, gast.If):
         return ["test"], cfg.entry_of.get(stmt)
@@ -40,7 +40,7 @@ def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str], object] | N
         isinstance(getattr(stmt, f, None), list) for f in ("body", "handlers", "cases")
     ):
         return None  # try/with/match: only their blocks are checked
-    return [f for f, _ in gast.iter_fields(stmt)], cfg.entry_of.get(stmt)
+    return None, cfg.entry_of.get(stmt)
 
 
 def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> None:
@@ -51,9 +51,12 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
     if header is None or header[1] is None:
         return
     fields, point = header
-    risky = {n for n in names if analyses.definitions.may_be_unbound(point, n)}
+    may_be_unbound = analyses.definitions.may_be_unbound
+    risky = {n for n in names if may_be_unbound(point, n)}
     if not risky:
         return
+    if fields is None:
+        fields = [f for f, _ in gast.iter_fields(stmt)]
     wrap = _Wrap(risky)
     for field in fields:
         value = getattr(stmt, field, None)

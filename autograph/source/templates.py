@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import gast
 
-__all__ = ["load_name", "replace", "replace_expr"]
+__all__ = ["constant", "load_name", "replace", "replace_expr"]
 
 _Sub = str | gast.AST | list
 
@@ -189,9 +189,12 @@ def _declare(cls: type, names: tuple[str, ...], subs: dict, location: dict) -> l
         out.extend(sub if isinstance(sub, list) else [sub])
     if not out:
         return []
-    new = cls(names=out)
-    new.__dict__.update(location)
-    return [new]
+    return [_new(cls, {"names": out, **location})]
+
+
+# Contexts have no fields and are never changed, only replaced: one serves every read
+# the converters make, as one serves every template instance (and as `ast.parse` shares them)
+_LOAD = gast.Load()
 
 
 def load_name(name: str, ctx: gast.AST | None = None) -> gast.Name:
@@ -201,27 +204,44 @@ def load_name(name: str, ctx: gast.AST | None = None) -> gast.Name:
     constructor: converters make thousands of these per conversion.
     """
     new = gast.Name.__new__(gast.Name)
-    new.__dict__ = {"id": name, "ctx": gast.Load() if ctx is None else ctx, "annotation": None, "type_comment": None}
+    new.__dict__ = {"id": name, "ctx": _LOAD if ctx is None else ctx, "annotation": None, "type_comment": None}
     return new
 
 
+def constant(value: object) -> gast.Constant:
+    """`value` as a Constant node: what `gast.Constant(value=value, kind=None)` builds, without
+    gast's keyword constructor (the names of every carried tuple are such constants)."""
+    new = gast.Constant.__new__(gast.Constant)
+    new.__dict__ = {"value": value, "kind": None}
+    return new
+
+
+# what a placeholder standing for an expression may be given that takes its context
+_TARGETS = frozenset({gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred})
+
+
 def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
-    if isinstance(sub, str):
-        return load_name(sub, node.ctx)
-    if isinstance(sub, list):
-        raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
-    if isinstance(sub, (gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred)):
+    kind = type(sub)
+    if kind is str:
+        new = gast.Name.__new__(gast.Name)  # load_name's node, in the placeholder's context
+        new.__dict__ = {"id": sub, "ctx": node.ctx, "annotation": None, "type_comment": None}
+        return new
+    if kind in _TARGETS:
         set_ctx(sub, node.ctx)
+    elif isinstance(sub, str):
+        return load_name(sub, node.ctx)
+    elif isinstance(sub, list):
+        raise TypeError(f"placeholder {node.id!r} is an expression; got a list")
     return sub
 
 
 def set_ctx(node: gast.AST, ctx: gast.AST) -> None:
     """Give a target expression (and a tuple's elements) the context of where it now stands.
 
-    A node that stands in the same context already keeps its own (a fresh one per node otherwise).
+    A node that stands in the same context already keeps its own, the others share `ctx`.
     """
     if type(getattr(node, "ctx", None)) is not type(ctx):
-        node.ctx = type(ctx)()
+        node.ctx = ctx
     if isinstance(node, (gast.Tuple, gast.List)):
         for elt in node.elts:
             set_ctx(elt, ctx)

@@ -142,3 +142,22 @@ def test_a_statements_only_transformer_reaches_every_block_and_no_expression():
     passes = _Passes()
     passes.generic_visit(fn)
     assert passes.seen == sum(isinstance(n, gast.Pass) for n in gast.walk(fn)) == 2
+
+
+class _Attributes(Transformer):
+    """Counts attributes: it must see those of plain names too (`np.sum`)."""
+
+    def __init__(self):
+        self.seen = []
+
+    def visit_Attribute(self, node):
+        self.seen.append(node.attr)
+        return self.generic_visit(node)
+
+
+def test_attributes_of_names_are_skipped_only_by_transformers_that_keep_them():
+    assert _Calls._keeps_attributes
+    assert not _Attributes._keeps_attributes and not _OwnVisit._keeps_attributes
+    counter = _Attributes()
+    counter.visit(gast.parse("def f(x):\n    return np.sum(x.data, axis=self.axis)\n"))
+    assert sorted(counter.seen) == ["axis", "data", "sum"]

@@ -133,3 +133,19 @@ def _and_loop(i, limit):
         total += i
         i += 1
     return total
+
+
+def test_lazy_calls_of_every_origin_are_found():
+    # the pipeline searches a function only when some pass wrote a lazy call or the user's code names ag__
+    from autograph.pipeline import convert_source
+
+    extra_test = (  # two flags: the extra test is an and_ whose right operand becomes a def
+        "def f(xs):\n    for x in xs:\n        for y in xs:\n            if y:\n                return y\n"
+        "            if x:\n                break\n    return 0\n"
+    )
+    written = (  # the user's own call of the operator is lifted like a converted one
+        "def f(n):\n    while n > 1:\n        n = ag__.if_exp(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1, 'c')\n"
+        "    return n\n"
+    )
+    assert "def and_right():" in convert_source(extra_test, "t.py", all_functions=True)[0].code
+    assert "def if_true():" in convert_source(written, "t.py", all_functions=True)[0].code
