@@ -54,22 +54,28 @@ class _Scopes(dict):
 def _unresolved(fn: gast.FunctionDef, declared: set[str], scopes: _Scopes) -> list[str]:
     """`unresolved_nonlocals`, given the names declared nonlocal at any depth under `fn`."""
     missing: list[str] = []
-
-    def visit(node: gast.FunctionDef, outer_locals: frozenset[str]) -> None:
-        scope = scopes[node]
-        for name in sorted(scope.nonlocals - outer_locals):
-            if name not in missing:
-                missing.append(name)
-        visible = outer_locals | scope.local | scope.nonlocals
-        for child in reversed(scope.functions):  # last defined first: the order the inits are written in
-            visit(child, visible)
-
     top = scopes[fn]
     if declared <= top.local | top.nonlocals:
         return missing  # every declaration finds `fn`'s own binding, whatever lies between
     for child in reversed(top.functions):
-        visit(child, top.local | top.nonlocals)
+        _visit(child, top.local | top.nonlocals, scopes, missing)
     return missing
+
+
+def _visit(node: gast.FunctionDef, outer_locals: frozenset[str], scopes: _Scopes, missing: list[str]) -> None:
+    """Add to `missing` the names `node` or a function in it declares nonlocal and nothing outside binds.
+
+    A module function, not a closure calling itself: that closure would be a
+    reference cycle holding `scopes`, and so the whole converted tree, until
+    the cyclic collector runs.
+    """
+    scope = scopes[node]
+    for name in sorted(scope.nonlocals - outer_locals):
+        if name not in missing:
+            missing.append(name)
+    visible = outer_locals | scope.local | scope.nonlocals
+    for child in reversed(scope.functions):  # last defined first: the order the inits are written in
+        _visit(child, visible, scopes, missing)
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> gast.FunctionDef:
