@@ -326,3 +326,17 @@ def test_recursion_on_python_values_traces_each_level(capsys):
     assert recursive_fn(5) == 1  # Warning - multiple tracings
     assert capsys.readouterr().out == "tracing\n" * 5
     gc.collect()
+
+
+def test_a_staged_while_whose_test_assigns_a_loop_variable_is_refused():
+    @ag.function
+    def count_to(x):
+        n = x * 0
+        while (n := n + 1) < x:
+            pass
+        return n
+
+    # the condition graph returns only the bool: staged, the loop would never end
+    with pytest.raises(ag.errors.StagingError, match=r"the test of a staged while loop assigns 'n'"):
+        count_to(np.int64(3))
+    assert count_to(3) == 3  # a Python while: as Python
