@@ -57,7 +57,26 @@ def to_code(func: Callable) -> str:
         func = func.__func__
     if not isinstance(func, types.FunctionType):
         raise no_source_error(func)
-    return Code(load_converted(func, Options()).source)
+    return Code(_wrapper_note(func) + load_converted(func, Options()).source)
+
+
+def _wrapper_note(func: types.FunctionType) -> str:
+    """A first comment when `func` is a decorator's wrapper that took its function's name.
+
+    `functools.wraps` gives the wrapper `f`'s name, so `ag.function(logged(f))`
+    runs the wrapper, converted; `f` is converted when the wrapper calls it
+    (converted_call). to_code shows what runs, and says so.
+    """
+    wrapped = getattr(func, "__wrapped__", None)
+    own = func.__code__.co_name
+    if wrapped is None or own == func.__name__:
+        return ""
+    name = func.__name__
+    return (
+        f"# This is {own!r}, the wrapper a decorator made for {name!r} with functools.wraps: it is what\n"
+        f"# runs. It calls {name!r} through ag__.converted_call, which converts {name!r} too; pass the\n"
+        f"# wrapper's __wrapped__ to ag.to_code to read {name!r} converted.\n"
+    )
 
 
 def do_not_convert(func: F) -> F:

@@ -267,6 +267,7 @@ class ConvertedFunction:
     lineno: int
     code: str
     error: ConversionError | None = None
+    kept: str = ""  # why a function only --all picked stays as written (a generator): not a failure
 
 
 def convert_source(
@@ -297,10 +298,28 @@ def convert_source(
             or (names is None and any(static.is_function_decorator(d) for d in node.decorator_list))
         )
         if wanted:
+            asked = _asked_for(node, qualname, names, static)  # before conversion drops the decorators
             with collection_paused():
                 in_class = dataclasses.replace(settings, in_class="." in qualname)  # a method
-                results.append(_convert_one(node, qualname, in_class))
+                result = _convert_one(node, qualname, in_class)
+            # only a failure pays for the generator test (a walk of the function)
+            if result.error is not None and not asked and _runs_as_written(node):
+                kind = "an async function" if isinstance(node, gast.AsyncFunctionDef) else "a generator"
+                result = ConvertedFunction(node.name, qualname, result.lineno, "", kept=kind)
+            results.append(result)
     return results
+
+
+def _runs_as_written(node: gast.AST) -> bool:
+    """Generators and coroutines: converted code calls them as they are, never converted."""
+    return isinstance(node, gast.AsyncFunctionDef) or unsupported.is_generator(node)
+
+
+def _asked_for(node: gast.AST, qualname: str, names: Sequence[str] | None, static: StaticNames) -> bool:
+    """Named with --function or decorated: converting it is what was asked, so failing is an error."""
+    if names is not None and (node.name in names or qualname in names):
+        return True
+    return any(static.is_function_decorator(d) for d in node.decorator_list)
 
 
 def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> ConvertedFunction:

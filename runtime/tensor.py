@@ -99,16 +99,27 @@ class Tensor:
 
     __str__ = __repr__
 
-    def _concrete_use(self, what: str, fix: str) -> StagingError | TypeError:
+    def _concrete_use(self, what: str, fix: str, statements: str = "") -> StagingError | TypeError:
+        """The error of a Python use of a value known only when the graph runs.
+
+        `statements`: the statements conversion stages for this use ("if or
+        while" for a bool, "for" for an iterator), kept on the error as
+        `converted_by` (the one the user's line starts with, when it does) so
+        that a Function traced without conversion can say that conversion
+        would have staged it.
+        """
         origin = user_origin(3)
         where = f" at {origin}" if origin is not None else ""
         if current_graph() is None:  # no graph will ever run it: its trace is over
             return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
-        return StagingError(
+        error = StagingError(
             f"a {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
             f"known only when the graph runs.{excerpt}\n{fix}"
         )
+        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
+        error.converted_by = keyword if keyword in statements.split() else statements
+        return error
 
     def __bool__(self) -> bool:
         if sys._getframe(1).f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
@@ -118,7 +129,7 @@ class Tensor:
             )
         raise self._concrete_use(
             "bool", "Put the condition in converted code (ag.function converts if/while), "
-            "or use ag.cond / ag.while_loop."
+            "or use ag.cond / ag.while_loop.", "if elif while assert"
         )
 
     def __index__(self) -> int:
@@ -146,7 +157,8 @@ class Tensor:
 
     def __iter__(self):
         raise self._concrete_use(
-            "iterator", "Iterate over it in a for loop inside converted code (it becomes a staged loop)."
+            "iterator", "Iterate over it in a for loop inside converted code (it becomes a staged loop).",
+            "for",
         )
 
     def __len__(self) -> int:

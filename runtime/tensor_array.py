@@ -171,6 +171,20 @@ def _element_type(value: Any) -> TensorType:
     return TensorType(array.dtype, array.shape)
 
 
+def _joined_element_shape(a: Shape, b: Shape) -> Shape:
+    """The element shape after a cond whose branches left `a` and `b`.
+
+    No shape means nothing written yet: a branch that writes nothing takes the
+    other's shape, so an array written only under a tensor-dependent if (a
+    filter) still stacks to (0, *shape) when no element passed.
+    """
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    return merge_shapes(a, b)
+
+
 class TensorArray:
     """A list of tensors of one dtype: `write`, `read`, `stack`, `unstack`, `size`."""
 
@@ -219,10 +233,7 @@ class TensorArray:
         if not isinstance(other, TensorArray) or other.dtype != self.dtype:
             return self
         joined = self.__autograph_rebuild__(self._handle)
-        joined.element_shape = (
-            self.element_shape if other.element_shape == self.element_shape
-            else merge_shapes(self.element_shape, other.element_shape)
-        )
+        joined.element_shape = _joined_element_shape(self.element_shape, other.element_shape)
         joined._size = self._size if self._size == other._size else None
         joined._dense = self._dense and other._dense
         return joined

@@ -16,6 +16,7 @@ import gast
 
 from autograph.analysis.activity import Activity
 from autograph.analysis.cfg import Cfg, build_cfg
+from autograph.analysis.closure_writes import ClosureWrites
 from autograph.analysis.composites import CompositeTargets
 from autograph.analysis.liveness import Liveness, compute_liveness
 from autograph.analysis.reaching_definitions import (
@@ -35,6 +36,13 @@ class Analyses:
     liveness: Liveness
     definitions: ReachingDefinitions
     composites: CompositeTargets = field(default_factory=CompositeTargets)
+    _closure_writes: ClosureWrites | None = None
+
+    def closure_writes(self, block: list[gast.stmt]) -> frozenset[str]:
+        """Names the nested functions `block` calls set through `nonlocal` (see closure_writes.py)."""
+        if self._closure_writes is None:
+            self._closure_writes = ClosureWrites.of_function(self.activity)
+        return self._closure_writes.in_block(block, self.activity)
 
     def live_after(self, stmt: gast.stmt) -> frozenset[str]:
         return self.liveness.before(self.cfg.join_of[stmt])

@@ -28,6 +28,8 @@ examples:
 
 convert is static: it reads the files and never imports or runs them.
 Exit status: 0 success, 1 some function failed to convert, 2 usage error.
+--all keeps generators and coroutines as written, with a note (converted code
+calls them as they are); named with --function or decorated, they fail.
 The module --output writes imports and runs like the original: converted
 functions replace the originals, @ag.function decorators gain autograph=False
 and functions converted without one are marked @ag.do_not_convert, so nothing

@@ -5,7 +5,9 @@ error is reported as `file:line: syntax error`), hand the text to the
 converter (`autograph.pipeline.convert_source`), then print the converted
 functions, a unified diff, or write an importable module (`module_output`).
 A function that cannot be converted is reported as `file:line: message` and
-makes the exit status 1; the other functions are still converted.
+makes the exit status 1; the other functions are still converted. A generator
+or coroutine that only `--all` picked is kept as written, with a note: converted
+code calls such functions as they are, so the module is complete (status 0).
 """
 
 from __future__ import annotations
@@ -126,11 +128,14 @@ def _convert_file(
         return _Outcome(0, True, 1)
     failed = _report_missing(source, tree, names, results, streams)
     for result in results:
-        if result.error is not None:
+        if result.kept:
+            _say(streams, streams.stderr, _kept_message(source.path, result))
+        elif result.error is not None:
             report_to = streams.stdout if options.check else streams.stderr
             _say(streams, report_to, failure_message(source.path, result))
             failed = True
-    good = [r for r in results if r.error is None]
+    good = [r for r in results if r.error is None and not r.kept]
+    results = [r for r in results if not r.kept]
     if not results and not names:
         _say(streams, streams.stderr, _nothing_to_convert(source.path, options.all_functions))
     if options.stats:
@@ -148,6 +153,14 @@ def failure_message(path: str, result: Any) -> str:
     if message.startswith("cannot convert "):  # the converter's own errors say so already
         return f"{path}:{result.lineno}: {message}"
     return f"{path}:{result.lineno}: cannot convert {result.qualname!r}: {message}"
+
+
+def _kept_message(path: str, result: Any) -> str:
+    """A generator --all met: kept as written, as converted code would call it."""
+    return (
+        f"{path}:{result.lineno}: kept {result.qualname!r} as written: it is {result.kept}, which "
+        f"autograph never converts (converted code calls it as it is)"
+    )
 
 
 def _report_missing(

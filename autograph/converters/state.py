@@ -74,7 +74,7 @@ def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
 
 def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     activity = analyses.activity
-    modified = activity.modified(node.body + node.orelse)
+    modified = activity.modified(node.body + node.orelse) | analyses.closure_writes(node.body + node.orelse)
     local = modified - activity.globals
     outs = sorted(local & analyses.live_after(node))
     read_first = _first_live(analyses, node.body) | _first_live(analyses, node.orelse)
@@ -92,7 +92,7 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     activity = analyses.activity
-    modified = activity.modified(node.body)
+    modified = activity.modified(node.body) | analyses.closure_writes(node.body)
     if isinstance(node, gast.For):
         modified |= activity.effects(node.target).writes
     else:

@@ -41,7 +41,7 @@ from autograph.tracing.keys import (
     key_is_alive,
     leaf_key,
 )
-from autograph.tracing.report import annotate
+from autograph.tracing.report import annotate, autograph_off
 from autograph.tracing.retracing import RetraceMonitor, fits, param_keys, relaxed_specs
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
@@ -304,6 +304,8 @@ class Function:
                 name=self._name,
             )
         except Exception as error:
+            if not self._autograph:
+                autograph_off(error, self._name)
             annotate(error)
             raise
         finally:

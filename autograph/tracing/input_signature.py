@@ -80,7 +80,8 @@ class InputSignature:
                 else:
                     what = f"{type(shown).__name__} value"
                 param = self._param_of(index)
-                reason = f"argument {param!r} is {'' if given else 'a '}{what}, which does not fit {spec!r}"
+                article = "" if given else "an " if what[0] in "aeiou" else "a "
+                reason = f"argument {param!r} is {article}{what}, which does not fit {spec!r}"
                 raise self._error(values, name, reason)
             inputs.append(value)
         return inputs

@@ -22,7 +22,7 @@ from types import TracebackType
 from runtime.errors import StagingError
 from runtime.origin import Origin, is_internal_file, map_location
 
-__all__ = ["annotate", "endless_recursion", "user_frames", "format_frames"]
+__all__ = ["annotate", "autograph_off", "endless_recursion", "user_frames", "format_frames"]
 
 _MARK = "__autograph_reported__"
 
@@ -69,6 +69,26 @@ def annotate(error: BaseException, skip: int = 0) -> BaseException:
     elif len(error.args) == 1 and isinstance(error.args[0], str):
         error.args = (f"{error.args[0]}\n\n{note}",)
     return error
+
+
+def autograph_off(error: BaseException, name: str) -> None:
+    """Tell a Tensor used as a Python bool or iterator in a Function made with autograph=False why.
+
+    Its `if`, `while` and `for` run as Python, so the message's advice to put
+    the condition in converted code needs the missing half: this Function is
+    not converted, and the default `autograph=True` would stage the statement.
+    """
+    statements = getattr(error, "converted_by", "")
+    if not statements or getattr(error, _MARK, False) or not error.args or not isinstance(error.args[0], str):
+        return
+    # on a statement's own line, name it; elsewhere (a conditional expression, and/or) the line
+    staged = "the converter would stage it" if " " in statements else f"this `{statements}` would be staged"
+    error.args = (
+        f"{error.args[0]}\nautograph is off for the Function {name!r} (ag.function(autograph=False)): "
+        f"its if, while and for statements run as Python while tracing. With autograph=True (the "
+        f"default) {staged}.",
+        *error.args[1:],
+    )
 
 
 def endless_recursion(name: str, error: RecursionError) -> StagingError:

@@ -138,13 +138,18 @@ class _Loop:
         carried = [self._to_staged(v) for v, k in zip(state.leaves, kinds) if k in _CARRIED]
         prefix = [self.backend.constant(np.int64(0))] if counted else []
 
+        entered: list[tuple] = []
+
         def enter(values: tuple) -> Any:
             counter = values[0] if counted else None
-            self.set_state(self._rebuild(state, kinds, values[len(prefix):]))
+            entered[:] = [self._rebuild(state, kinds, values[len(prefix):])]
+            self.set_state(entered[0])
             return counter
 
         def cond_fn(*values: Any) -> Any:
             result = test(enter(values))
+            if not counted:
+                self._check_test_kept_state(entered[0])
             return result if self.backend.is_staged(result) else self.backend.constant(bool(result))
 
         def body_fn(*values: Any) -> tuple:
@@ -273,6 +278,22 @@ class _Loop:
             f"{state.tree_of(name)} before the loop, {after.tree_of(name)} after an iteration",
             self.origin, f"Keep the structure of '{name}' the same in every iteration.",
         )
+
+    def _check_test_kept_state(self, entered: tuple) -> None:
+        """A staged while's test must not rebind a loop variable (`while (n := n + 1) < x`).
+
+        The condition graph returns only the test's bool: a value the test binds
+        never reaches the body or the next test, so the loop would run forever
+        (or with stale values) where Python's would stop.
+        """
+        for name, before, now in zip(self.names, entered, self.get_state()):
+            if now is not before:
+                raise rule_error(
+                    f"the test of a staged while loop assigns '{name}' (with := or through a "
+                    f"function it calls); a staged loop's test can only compute its condition",
+                    self.origin, f"Assign '{name}' in the loop body instead: give it its first "
+                    f"value before the loop and its next one at the end of the body.",
+                )
 
     def _python_changed(self, name: str, before: Any, value: Any) -> StagingError:
         if is_return_value(name):

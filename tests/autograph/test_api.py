@@ -279,3 +279,22 @@ def test_user_origin_maps_generated_lines_to_the_user_line():
     assert origin.file == __file__
     assert origin.line == inspect.getsourcelines(calls_where)[1] + 2
     assert "where_am_i()" in origin.text
+
+
+def test_to_code_of_a_functools_wraps_wrapper_says_it_shows_the_wrapper():
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args):
+            return fn(*args)
+
+        return wrapper
+
+    def decrement(x):
+        if x > 0:
+            x = x - 1
+        return x
+
+    code = ag.to_code(ag.function(logged(decrement)))
+    assert code.startswith("# This is 'wrapper', the wrapper a decorator made for 'decrement'")
+    assert "def wrapper(*args):" in code and "ag__.converted_call(fn, (*args,), None)" in code
+    assert ag.to_code(logged(decrement).__wrapped__).startswith("def decrement(x):")

@@ -75,6 +75,10 @@ def test_selected_names_and_errors_per_function():
 def test_all_functions():
     results = convert_source(SOURCE, "model.py", all_functions=True)
     assert len(results) == 6
+    gen = next(r for r in results if r.qualname == "gen")
+    # only --all picked it: kept as written, as converted code calls generators
+    assert (gen.kept, gen.error, gen.code) == ("a generator", None, "")
+    assert all(not r.kept for r in results if r.qualname != "gen")
 
 
 def test_syntax_error_is_a_conversion_error():

@@ -23,6 +23,7 @@ class FakeConverted:
     lineno: int
     code: str
     error: Exception | None = None
+    kept: str = ""
 
 
 def convert_source(source, filename, names=None, all_functions=False):

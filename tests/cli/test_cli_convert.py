@@ -36,6 +36,21 @@ def test_generator_fails_with_file_line_and_exit_1(cli):
     assert check.stdout.decode().startswith(f"{path}:1")
 
 
+def test_all_keeps_an_undecorated_generator_as_written_and_exits_0(cli, tmp_path):
+    path = tmp_path / "gen.py"
+    path.write_text("def gen(n):\n    for i in range(n):\n        yield i\n\n\ndef f(x):\n    if x > 0:\n        x = x - 1\n    return x\n")
+    out = tmp_path / "out.py"
+    done = cli("convert", "--all", str(path), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    errors = done.stderr.decode()
+    assert f"{path}:1: kept 'gen' as written: it is a generator" in errors
+    assert "cannot convert" not in errors and f"wrote {out}" in errors
+    written = out.read_text()
+    assert "        yield i\n" in written and "ag__.if_stmt(" in written
+    named = cli("convert", "-f", "gen", str(path))
+    assert named.returncode == 1 and "yield" in named.stderr.decode()
+
+
 def test_convert_never_imports_the_file(cli, tmp_path):
     sentinel = tmp_path / "sentinel.txt"
     sentinel.write_text("still here")

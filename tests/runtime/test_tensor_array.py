@@ -74,6 +74,28 @@ def test_staged_tensor_array_as_a_loop_variable():
     assert stack_node.type.dtype == np.float64 and stack_node.type.shape == (None, 4)
 
 
+def positives(xs):
+    """A filter: elements written only under a tensor-dependent cond."""
+    out = TensorArray(np.float64, size=0, dynamic_size=True)
+
+    def body(i, out):
+        out = cond(xs[i] > 0, lambda: out.write(out.size(), xs[i]), lambda: out)
+        return i + 1, out
+
+    _, out = while_loop(lambda i, out: i < xs.shape[0], body, (0, out), names=("i", "out"))
+    return out.stack()
+
+
+def test_an_array_written_only_in_one_branch_stacks_empty_with_the_written_shape():
+    graph = build(positives, (np.float64, (3,))).verify()
+    assert graph.outputs[0].type.shape == (None,)
+    run = compile_graph(graph)
+    np.testing.assert_array_equal(run(np.array([1.0, -1.0, 2.0]))[0], [1.0, 2.0])
+    empty = run(np.array([-1.0, -2.0, -3.0]))[0]
+    assert empty.shape == (0,) and empty.dtype == np.float64
+    assert interpret(graph, np.array([-1.0, -2.0, -3.0]))[0].shape == (0,)
+
+
 def test_handles_are_object_tensors_and_writes_in_a_loop_are_in_place():
     graph = build(dynamic_rnn, (np.float64, (5, 4)), (np.float64, (4, 4)))
     loop = next(n for n in graph.nodes if n.op == "while")

@@ -268,7 +268,7 @@ def test_leaked_tensor_is_a_type_error():
         use(leaked[0])
 
 
-def test_a_nonlocal_set_by_a_nested_function_in_a_staged_loop_is_told_as_a_leak():
+def test_a_nonlocal_set_by_a_nested_function_called_by_name_in_a_staged_loop_is_carried():
     @ag.function
     def total_of(xs):
         total = np.float64(0)
@@ -279,6 +279,23 @@ def test_a_nonlocal_set_by_a_nested_function_in_a_staged_loop_is_told_as_a_leak(
 
         for v in xs:
             add(v)
+        return total
+
+    assert total_of(np.ones(2)) == 2.0
+
+
+def test_a_nonlocal_set_by_a_nested_function_called_out_of_sight_in_a_staged_loop_is_told_as_a_leak():
+    @ag.function
+    def total_of(xs):
+        total = np.float64(0)
+
+        def add(v):
+            nonlocal total
+            total = total + v
+
+        steps = {"add": add}
+        for v in xs:
+            steps["add"](v)
         return total
 
     with pytest.raises(TypeError, match=r"made at .*test_function.py:\d+, belongs to .* a nonlocal that a nested"):

@@ -25,6 +25,8 @@ def test_incompatible_inputs_name_argument_and_signature(bad):
     assert message.startswith("Python inputs incompatible with input_signature")
     assert "argument 'x'" in message
     assert "TensorSpec(shape=(None,), dtype=int32, name=None)" in message
+    article = "an" if bad.dtype == np.int32 else "a"
+    assert f"argument 'x' is {article} {bad.dtype.name} value of shape {bad.shape}, which" in message
 
 
 def test_python_values_are_converted_when_they_fit():

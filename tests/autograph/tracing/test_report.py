@@ -137,3 +137,40 @@ def test_recursion_on_a_tensor_condition_is_a_staging_error_naming_the_cycle(fn,
     assert lines[1].endswith("    if n == 0:" if fn is _is_even else "    if n <= 1:")
     assert "Write the recursion as a loop" in lines[-1]
     assert ag.function(_factorial)(5) == 120  # recursion on Python values still works
+
+
+def test_a_tensor_bool_in_a_function_without_autograph_says_autograph_is_off():
+    @ag.function(autograph=False)
+    def relu(x):
+        while x > 10:
+            x = x / 2
+        if x > 0:
+            return x
+        return 0 * x
+
+    with pytest.raises(ag.errors.StagingError) as caught:
+        relu(np.float64(3.0))
+    message = str(caught.value)
+    assert "was used as a Python bool" in message
+    assert "autograph is off for the Function 'relu' (ag.function(autograph=False))" in message
+    assert "With autograph=True (the default) this `while` would be staged." in message
+
+    @ag.function(autograph=False)
+    def total(x):
+        s = 0.0
+        for v in x:
+            s += v
+        return s
+
+    with pytest.raises(ag.errors.StagingError, match="this `for` would be staged"):
+        total(np.ones(3))
+
+
+def test_the_same_error_with_autograph_on_does_not_mention_it():
+    @ag.function
+    def pick(x):
+        return [v for v in (1.0, 2.0) if x > v]
+
+    with pytest.raises(ag.errors.StagingError) as caught:
+        pick(np.float64(3.0))
+    assert "autograph is off" not in str(caught.value)

@@ -1,0 +1,104 @@
+"""Closure writes: the names of a function that its nested functions set through `nonlocal`.
+
+A staged if or loop carries the names it assigns. A call of a nested function
+that sets one of the enclosing function's names assigns it too, out of sight
+of the statement's own activity:
+
+    count = 0
+    def bump():
+        nonlocal count
+        count += 1
+    for v in x:         # staged: `count` must be a loop variable,
+        bump()          # or the loop adds 1 once, while tracing
+
+`ClosureWrites.of_function(activity)` maps each function defined in `fn`'s own code
+to the names it declares `nonlocal`, with those of the sibling functions it
+reads (calls) folded in, so a helper calling `bump` sets `count` as well.
+`in_block(block, activity)` gives the names a block sets that way: those of
+every such function the block reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gast
+
+from autograph.analysis.activity import Activity, free_names
+from autograph.analysis.traversal import BLOCK_FIELDS
+
+__all__ = ["ClosureWrites"]
+
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
+
+
+def _own_functions(body: list[gast.stmt]) -> list[gast.FunctionDef]:
+    """Functions defined in `body`'s own code (any block depth), not inside other scopes."""
+    found = []
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is gast.FunctionDef:
+            found.append(node)
+        elif cls not in _SCOPES:
+            for name in BLOCK_FIELDS[cls]:
+                block = getattr(node, name, None)
+                if type(block) is list:
+                    stack.extend(block)
+    return found
+
+
+def _nonlocals(fn: gast.FunctionDef) -> frozenset[str]:
+    names: set[str] = set()
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is gast.Nonlocal:
+            names.update(node.names)
+        elif cls not in _SCOPES:
+            for name in BLOCK_FIELDS[cls]:
+                block = getattr(node, name, None)
+                if type(block) is list:
+                    stack.extend(block)
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class ClosureWrites:
+    """Nested function name -> the enclosing function's names a call of it may set."""
+
+    writers: dict[str, frozenset[str]]
+
+    @classmethod
+    def of_function(cls, activity: Activity) -> ClosureWrites:
+        """Only names the function itself binds or declares nonlocal: a helper may carry those."""
+        body = activity.fn.body if isinstance(activity.fn.body, list) else []
+        functions = _own_functions(body)
+        direct = {f.name: _nonlocals(f) for f in functions}
+        if not any(direct.values()):
+            return cls({})
+        own = activity.local_names() | activity.nonlocals
+        direct = {name: names & own for name, names in direct.items()}
+        calls = {f.name: free_names(f) & direct.keys() for f in functions}
+        writers = dict(direct)
+        changed = True
+        while changed:  # a helper that calls a writer is a writer: fold to a fixed point
+            changed = False
+            for name, called in calls.items():
+                found = writers[name].union(*(writers[c] for c in called))
+                if found != writers[name]:
+                    writers[name] = found
+                    changed = True
+        return cls({name: names for name, names in writers.items() if names})
+
+    def in_block(self, block: list[gast.stmt], activity: Activity) -> frozenset[str]:
+        """Names the nested functions that `block` reads (calls, or passes on) may set."""
+        if not self.writers:
+            return frozenset()
+        found: set[str] = set()
+        for stmt in block:
+            for name in activity.effects(stmt).reads & self.writers.keys():
+                found |= self.writers[name]
+        return frozenset(found)
