@@ -32,37 +32,27 @@ __all__ = ["ClosureWrites"]
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
 
 
-def _own_functions(body: list[gast.stmt]) -> list[gast.FunctionDef]:
-    """Functions defined in `body`'s own code (any block depth), not inside other scopes."""
-    found = []
+def _own_statements(body: list[gast.stmt]):
+    """Statements of `body`'s own code at any block depth, a nested scope's header but not its body."""
     stack = list(body)
     while stack:
         node = stack.pop()
+        yield node
         cls = type(node)
-        if cls is gast.FunctionDef:
-            found.append(node)
-        elif cls not in _SCOPES:
+        if cls not in _SCOPES:
             for name in BLOCK_FIELDS[cls]:
                 block = getattr(node, name, None)
                 if type(block) is list:
                     stack.extend(block)
-    return found
+
+
+def _own_functions(body: list[gast.stmt]) -> list[gast.FunctionDef]:
+    """Functions defined in `body`'s own code (any block depth), not inside other scopes."""
+    return [node for node in _own_statements(body) if type(node) is gast.FunctionDef]
 
 
 def _nonlocals(fn: gast.FunctionDef) -> frozenset[str]:
-    names: set[str] = set()
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        cls = type(node)
-        if cls is gast.Nonlocal:
-            names.update(node.names)
-        elif cls not in _SCOPES:
-            for name in BLOCK_FIELDS[cls]:
-                block = getattr(node, name, None)
-                if type(block) is list:
-                    stack.extend(block)
-    return frozenset(names)
+    return frozenset(name for node in _own_statements(fn.body) if type(node) is gast.Nonlocal for name in node.names)
 
 
 @dataclass(frozen=True)
