@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["assert_stmt"]
@@ -16,10 +17,7 @@ def assert_stmt(
     if isinstance(expression, Tensor):
         from runtime.operators.staged_assert import staged_assert
 
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "assert")
+        refuse_if_within(within, "assert")
         staged_assert(expression, message)
         return
     if not expression:

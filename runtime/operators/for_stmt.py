@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.backend import get_backend
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["for_stmt"]
@@ -91,10 +92,7 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_loops import staged_for
 
-    if within is not None:
-        from runtime.operators.within import refuse
-
-        raise refuse(within, "for")
+    refuse_if_within(within, "for")
     staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
 
 

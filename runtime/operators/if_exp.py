@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["if_exp"]
@@ -24,9 +25,6 @@ def if_exp(
     if isinstance(cond, Tensor):
         from runtime.operators.staged_if import staged_if_exp
 
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "conditional expression")
+        refuse_if_within(within, "conditional expression")
         return staged_if_exp(cond, if_true, if_false, expr_repr)
     return if_true() if cond else if_false()

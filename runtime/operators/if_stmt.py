@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["if_stmt"]
@@ -63,10 +64,7 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_if import staged_if
 
-    if within is not None:
-        from runtime.operators.within import refuse
-
-        raise refuse(within, "if")
+    refuse_if_within(within, "if")
     staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["and_", "or_", "not_"]
@@ -25,10 +26,7 @@ def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None =
     if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_and
 
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "'and'")
+        refuse_if_within(within, "'and'")
         return staged_and(left, b)
     return b() if left else left
 
@@ -42,10 +40,7 @@ def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = 
     if isinstance(left, Tensor):
         from runtime.operators.staged_logical import staged_or
 
-        if within is not None:
-            from runtime.operators.within import refuse
-
-            raise refuse(within, "'or'")
+        refuse_if_within(within, "'or'")
         return staged_or(left, b)
     return left if left else b()
 

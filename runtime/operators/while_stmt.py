@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
 
 __all__ = ["while_stmt"]
@@ -61,8 +62,5 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_loops import staged_while
 
-    if within is not None:
-        from runtime.operators.within import refuse
-
-        raise refuse(within, "while")
+    refuse_if_within(within, "while")
     staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)

@@ -7,7 +7,7 @@ staged assert failing, an error in the branch the graph takes). While
 tracing, both branches of a cond run, so the handler may also see an error
 of a branch Python would not have taken. The converter passes the innermost
 enclosing try/with of such a construct as `within=('try', 12)`; the operator
-raises what `refuse` returns instead of staging. The user's handler may well
+raises (`refuse_if_within`) instead of staging. The user's handler may well
 catch it (a StagingError is a ValueError), so it is also kept on the trace's
 top graph, which fails the trace once the function returns.
 """
@@ -18,7 +18,7 @@ from runtime.errors import StagingError
 from runtime.origin import user_origin
 from runtime.trace_context import current_graph
 
-__all__ = ["refuse"]
+__all__ = ["refuse_if_within"]
 
 # why staging would hide what happens from the block, and another fix, for the constructs with their own
 _WHY = {
@@ -38,11 +38,16 @@ _WHY = {
 }
 
 
-def refuse(within: tuple[str, int], statement: str) -> StagingError:
-    """The StagingError for a tensor-dependent `statement` inside `within`.
+def refuse_if_within(within: tuple[str, int] | None, statement: str) -> None:
+    """Raise the StagingError for a tensor-dependent `statement` inside `within`; nothing if None.
 
     `statement`: 'if', 'while', 'for', 'assert', 'conditional expression', "'and'" or "'or'".
     """
+    if within is not None:
+        raise _refusal(within, statement)
+
+
+def _refusal(within: tuple[str, int], statement: str) -> StagingError:
     keyword, line = within
     origin = user_origin(3)
     where = f" at {origin}" if origin is not None else ""
