@@ -21,7 +21,7 @@ import gast
 from autograph.analysis.targets import block_targets
 from autograph.analysis.traversal import BLOCK_FIELDS, CHILD_FIELDS, walk
 
-__all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "expression_effects", "free_names", "scope_names"]
+__all__ = ["Effects", "Activity", "ScopeNames", "bound_names", "declarations", "expression_effects", "free_names", "scope_names"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -307,7 +307,7 @@ class Activity:
         args = fn.args
         params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
         body = fn.body if isinstance(fn.body, list) else [fn.body]
-        globals_, nonlocals = _declarations(body)
+        globals_, nonlocals = declarations(body)
         return cls(fn, frozenset(a.id for a in params), globals_, nonlocals, walrus=walrus)
 
     @property
@@ -368,7 +368,7 @@ class Activity:
         return (frozenset(writes) | bound_names(unknown, self.walrus) | self.params) - self.globals - self.nonlocals
 
 
-def _declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:
+def declarations(body: list[gast.stmt]) -> tuple[frozenset[str], frozenset[str]]:
     """(global, nonlocal) names declared by the statements of `body`, outside nested scopes.
 
     Declarations are statements, so only statement blocks are scanned, never expressions.

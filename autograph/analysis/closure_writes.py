@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.analysis.activity import Activity, free_names
+from autograph.analysis.activity import Activity, declarations, free_names
 from autograph.analysis.traversal import BLOCK_FIELDS
 
 __all__ = ["ClosureWrites"]
@@ -32,27 +32,21 @@ __all__ = ["ClosureWrites"]
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
 
 
-def _own_statements(body: list[gast.stmt]):
-    """Statements of `body`'s own code at any block depth, a nested scope's header but not its body."""
+def _own_functions(body: list[gast.stmt]) -> list[gast.FunctionDef]:
+    """Functions defined in `body`'s own code (any block depth), not inside other scopes."""
+    found = []
     stack = list(body)
     while stack:
         node = stack.pop()
-        yield node
         cls = type(node)
-        if cls not in _SCOPES:
+        if cls is gast.FunctionDef:
+            found.append(node)
+        elif cls not in _SCOPES:
             for name in BLOCK_FIELDS[cls]:
                 block = getattr(node, name, None)
                 if type(block) is list:
                     stack.extend(block)
-
-
-def _own_functions(body: list[gast.stmt]) -> list[gast.FunctionDef]:
-    """Functions defined in `body`'s own code (any block depth), not inside other scopes."""
-    return [node for node in _own_statements(body) if type(node) is gast.FunctionDef]
-
-
-def _nonlocals(fn: gast.FunctionDef) -> frozenset[str]:
-    return frozenset(name for node in _own_statements(fn.body) if type(node) is gast.Nonlocal for name in node.names)
+    return found
 
 
 @dataclass(frozen=True)
@@ -66,7 +60,7 @@ class ClosureWrites:
         """Only names the function itself binds or declares nonlocal: a helper may carry those."""
         body = activity.fn.body if isinstance(activity.fn.body, list) else []
         functions = _own_functions(body)
-        direct = {f.name: _nonlocals(f) for f in functions}
+        direct = {f.name: declarations(f.body)[1] for f in functions}
         if not any(direct.values()):
             return cls({})
         own = activity.local_names() | activity.nonlocals
