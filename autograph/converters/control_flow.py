@@ -11,7 +11,7 @@ import dataclasses
 import gast
 
 from autograph.analysis import Analyses
-from autograph.analysis.traversal import BLOCK_FIELDS
+from autograph.analysis.traversal import BLOCK_FIELDS, statements
 from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
@@ -69,9 +69,10 @@ class _Planner:
     it, so inner statements neither initialise nor unbind it again.
     """
 
-    def __init__(self, ctx: Context, analyses: Analyses) -> None:
+    def __init__(self, ctx: Context, analyses: Analyses, dels: bool = True) -> None:
         self.ctx = ctx
         self.analyses = analyses
+        self.dels = dels  # whether the function holds a `del` (see state._still)
         self.plans: dict[gast.AST, StatePlan] = {}
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
@@ -109,11 +110,11 @@ class _Planner:
         return dataclasses.replace(plan, guarded=True, within=(keyword, self.ctx.user_line(within)))
 
     def _plan(self, stmt: gast.stmt) -> StatePlan:
-        if isinstance(stmt, gast.If):
+        if type(stmt) is gast.If:
             activity = self.analyses.activity
-            self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
-            return plan_if(stmt, self.analyses)
-        return plan_loop(stmt, self.analyses)
+            branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
+            return plan_if(stmt, self.analyses, branches, self.dels)
+        return plan_loop(stmt, self.analyses, self.dels)
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
@@ -139,7 +140,7 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
 
 def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.FunctionDef:
     """Rewrite the function's own control flow statements."""
-    planner = _Planner(ctx, analyses)
+    planner = _Planner(ctx, analyses, any(type(s) is gast.Delete for s in statements(node.body)))
     planner.block(node.body, frozenset())
     node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers).block(node.body)
     return node

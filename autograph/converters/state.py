@@ -19,7 +19,7 @@ from autograph.analysis import Analyses
 from autograph.analysis.traversal import statements
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
-from autograph.source.templates import constant, load_name, replace, replace_expr
+from autograph.source.templates import constant, load_name, replace, replace_expr, tuple_of
 
 __all__ = [
     "StatePlan",
@@ -72,9 +72,15 @@ def _first_live(analyses: Analyses, block: list[gast.stmt]) -> frozenset[str]:
     return analyses.live_before(block[0])
 
 
-def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
+def plan_if(
+    node: gast.If, analyses: Analyses, branches: tuple[frozenset[str], frozenset[str]] | None = None, dels: bool = True
+) -> StatePlan:
+    """`branches`: the names each branch binds, when the caller has them; `dels`: False when the
+    function holds no `del` (see `_still`)."""
     activity = analyses.activity
-    modified = activity.modified(node.body + node.orelse) | analyses.closure_writes(node.body + node.orelse)
+    if branches is None:
+        branches = (activity.modified(node.body), activity.modified(node.orelse))
+    modified = branches[0] | branches[1] | analyses.closure_writes(node.body + node.orelse)
     local = modified - activity.globals
     outs = sorted(local & analyses.live_after(node))
     read_first = _first_live(analyses, node.body) | _first_live(analyses, node.orelse)
@@ -86,11 +92,11 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
-    still, deleted = _still(node, names, unbound, analyses)
+    still, deleted = _still(node, names, unbound, analyses, dels)
     return StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
 
 
-def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
+def plan_loop(node: gast.While | gast.For, analyses: Analyses, dels: bool = True) -> StatePlan:
     activity = analyses.activity
     modified = activity.modified(node.body) | analyses.closure_writes(node.body)
     if isinstance(node, gast.For):
@@ -100,22 +106,26 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node))) + analyses.composites.modified(node.body, modified)
     unbound = _unbound(node, names, analyses)
-    still, deleted = _still(node, names, unbound, analyses)
+    still, deleted = _still(node, names, unbound, analyses, dels)
     return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
 
 
 def _still(
-    node: gast.stmt, names: tuple[str, ...], unbound: tuple[str, ...], analyses: Analyses
+    node: gast.stmt, names: tuple[str, ...], unbound: tuple[str, ...], analyses: Analyses, dels: bool = True
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Initialised names that may be unbound after `node`, and the carried names a `del` inside it may unbind."""
+    """Initialised names that may be unbound after `node`, and the carried names a `del` inside it may unbind.
+
+    The statements inside `node` are searched for a `del` only when the function holds one
+    (`dels`): every statement that carries names would walk its nested blocks again.
+    """
     deleted = {
         t.id
         for n in statements([node])
         if isinstance(n, gast.Delete)
         for t in n.targets
         if isinstance(t, gast.Name)
-    } if names else ()
-    deleted_names = tuple(n for n in names if n in deleted)
+    } if names and dels else ()
+    deleted_names = tuple(n for n in names if n in deleted) if deleted else ()
     if not unbound:
         return (), deleted_names
     after = analyses.cfg.join_of[node]
@@ -140,7 +150,7 @@ def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tup
 
 
 def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
-    return gast.Tuple(elts=[constant(n) for n in names], ctx=gast.Load())
+    return tuple_of([constant(n) for n in names])
 
 
 def state_functions(
@@ -152,8 +162,8 @@ def state_functions(
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
-    values = gast.Tuple(elts=[_current_value(n, loc, n in plan.deleted) for n in plan.names], ctx=gast.Load())
-    targets = gast.Tuple(elts=[_target(n, loc) for n in plan.names], ctx=gast.Load())
+    values = tuple_of([_current_value(n, loc, n in plan.deleted) for n in plan.names])
+    targets = tuple_of([_target(n, loc) for n in plan.names], _STORE)
     code = replace(
         """
         def get_state():
@@ -182,8 +192,12 @@ def _current_value(name: str, loc: gast.AST, deleted: bool = False) -> gast.expr
     return replace_expr(f"ag__.value_or_undefined(lambda: {name}, text)", loc, text=text)
 
 
+# the context of set_state's targets, shared as the templates share theirs
+_STORE = gast.Store()
+
+
 def _target(name: str, loc: gast.AST) -> gast.expr:
-    return load_name(name) if name.isidentifier() else replace_expr(name, loc)
+    return load_name(name, _STORE) if name.isidentifier() else replace_expr(name, loc)
 
 
 def _vars_name(ctx: Context) -> str:

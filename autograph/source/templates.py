@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import gast
 
-__all__ = ["constant", "load_name", "replace", "replace_expr"]
+__all__ = ["constant", "load_name", "replace", "replace_expr", "tuple_of"]
 
 _Sub = str | gast.AST | list
 
@@ -81,9 +81,15 @@ _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 
 def _location(loc: gast.AST | None) -> dict:
-    if loc is None or getattr(loc, "lineno", None) is None:
+    lineno = getattr(loc, "lineno", None)
+    if lineno is None:
         return dict.fromkeys(_LOCATION)  # to be filled by inherit_location
-    return {attr: getattr(loc, attr, None) for attr in _LOCATION}
+    return {
+        "lineno": lineno,
+        "col_offset": getattr(loc, "col_offset", None),
+        "end_lineno": getattr(loc, "end_lineno", None),
+        "end_col_offset": getattr(loc, "end_col_offset", None),
+    }
 
 
 # builders kept, least recently used dropped first: the converters' own templates are
@@ -216,6 +222,13 @@ def constant(value: object) -> gast.Constant:
     return new
 
 
+def tuple_of(elts: list[gast.expr], ctx: gast.AST | None = None) -> gast.Tuple:
+    """A tuple display of `elts` (read, unless given `ctx`), as `load_name` builds a name."""
+    new = gast.Tuple.__new__(gast.Tuple)
+    new.__dict__ = {"elts": elts, "ctx": _LOAD if ctx is None else ctx}
+    return new
+
+
 # what a placeholder standing for an expression may be given that takes its context
 _TARGETS = frozenset({gast.Name, gast.Tuple, gast.List, gast.Attribute, gast.Subscript, gast.Starred})
 
@@ -226,7 +239,10 @@ def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
         new = gast.Name.__new__(gast.Name)  # load_name's node, in the placeholder's context
         new.__dict__ = {"id": sub, "ctx": node.ctx, "annotation": None, "type_comment": None}
         return new
-    if kind in _TARGETS:
+    if kind is gast.Name:  # the commonest node given, a leaf: its context alone
+        if type(sub.ctx) is not type(node.ctx):
+            sub.ctx = node.ctx
+    elif kind in _TARGETS:
         set_ctx(sub, node.ctx)
     elif isinstance(sub, str):
         return load_name(sub, node.ctx)
@@ -238,12 +254,17 @@ def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
 def set_ctx(node: gast.AST, ctx: gast.AST) -> None:
     """Give a target expression (and a tuple's elements) the context of where it now stands.
 
-    A node that stands in the same context already keeps its own, the others share `ctx`.
+    A node that stands in the same context already keeps its own, the others
+    share `ctx`. Only the node kinds with a context field are given one: a
+    constant or a call among a tuple's elements has none to change.
     """
-    if type(getattr(node, "ctx", None)) is not type(ctx):
+    kind = type(node)
+    if kind not in _TARGETS:
+        return
+    if type(node.ctx) is not type(ctx):
         node.ctx = ctx
-    if isinstance(node, (gast.Tuple, gast.List)):
+    if kind is gast.Tuple or kind is gast.List:
         for elt in node.elts:
             set_ctx(elt, ctx)
-    elif isinstance(node, gast.Starred):
+    elif kind is gast.Starred:
         set_ctx(node.value, ctx)
