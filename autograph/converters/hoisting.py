@@ -57,6 +57,7 @@ class _Hoister:
         self.ctx = ctx
         self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = {}
+        self.merger = _StateMerger(ctx.generated)
 
     def _locals(self, fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
         """What `fn`'s own statements other than defs bind (parameters included), and what it declares.
@@ -78,34 +79,47 @@ class _Hoister:
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
         """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
         generated = self.generated
-        helpers = [s for s in fn.body if type(s) is gast.FunctionDef and id(s) in generated]
+        helpers = []
+        others: set[str] = set()  # the user's own defs: they stay
+        for s in fn.body:
+            if type(s) is gast.FunctionDef:
+                if id(s) in generated:
+                    helpers.append(s)
+                else:
+                    others.add(s.name)
         if not helpers:
             return []
         moved: list[gast.FunctionDef] = []
-        leaving: set[int] = set()
         bound, declared = self._locals(fn)
-        shared: set[str] = set()
+        # fn's locals other than the helpers still in it
+        user = (bound | others) - declared
         private = self.ctx.private.get(id(fn), frozenset())
+        memo = self.memo
         while helpers:
-            defs = {s.name for s in fn.body if type(s) is gast.FunctionDef and id(s) not in leaving}
-            local = (bound | defs) - declared - shared
             names = {s.name for s in helpers}
-            movable = []
+            local = user | (names - declared)
+            staying = []
             for s in helpers:
-                held = free_names(s, self.memo) & (local - {s.name})
-                if held & (names | private):
+                free = memo.get(s)
+                if free is None:
+                    free = free_names(s, memo)
+                held = free & local
+                if held and s.name in held:
+                    held = held - {s.name}
+                if held and (held & names or held & private):
+                    staying.append(s)
                     continue
-                shared |= held
-                local -= held
-                movable.append(s)
-            if not movable:
+                if held:
+                    user -= held
+                    local -= held
+                moved.append(s)
+            if len(staying) == len(helpers):
                 break
-            moved += movable
-            leaving.update(id(m) for m in movable)
-            helpers = [s for s in helpers if id(s) not in leaving]
+            helpers = staying
         if moved:
-            staying = [s for s in fn.body if id(s) not in leaving]
-            fn.body = self._share(fn, shared, staying) or [gast.Pass()]
+            leaving = {id(m) for m in moved}
+            body = [s for s in fn.body if id(s) not in leaving]
+            fn.body = self._share(fn, (bound | others) - declared - user, body) or [gast.Pass()]
         return moved
 
     def _share(self, fn: gast.FunctionDef, names: set[str], body: list[gast.stmt]) -> list[gast.stmt]:
@@ -123,18 +137,31 @@ class _Hoister:
         return replace("nonlocal names", fn, names=declared) + binds + body[1 if head else 0 :]
 
     def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        """`block` with the helpers of its statements moved as far up as they go, and its own merged.
+
+        A block is final once its statements are done (a helper's body once
+        its own helpers left it): its state functions are merged then, in the
+        same walk, rather than by a second one over the finished function.
+        """
         out: list[gast.stmt] = []
+        generated = self.generated
         for stmt in block:
-            if isinstance(stmt, gast.FunctionDef):
-                if id(stmt) in self.generated:
+            kind = type(stmt)
+            if kind is gast.FunctionDef:
+                if id(stmt) in generated:
                     stmt.body = self.block(stmt.body)
                     out.extend(self.split(stmt))
+                    stmt.body = self.merger.merge(stmt.body)
                 out.append(stmt)
                 continue
-            if not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                _rewrite_inner_blocks(stmt, self.block)
+            if kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
+                _rewrite_inner_blocks(stmt, self.final_block)
             out.append(stmt)
         return out
+
+    def final_block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        """`block`, a block no helper leaves (the function's, or one of a try or with), rewritten and merged."""
+        return self.merger.merge(self.block(block))
 
 
 class _StateMerger:
@@ -149,25 +176,18 @@ class _StateMerger:
         self.generated = generated
         self.renames: dict[str, str] = {}
 
-    def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
+    def merge(self, block: list[gast.stmt]) -> list[gast.stmt]:
+        """`block`, a finished one, without the state functions an earlier one of it serves."""
         kept: dict[tuple, str] = {}
         out: list[gast.stmt] = []
         for stmt in block:
-            kind = type(stmt)
-            if kind is gast.FunctionDef:
-                if id(stmt) not in self.generated:
-                    out.append(stmt)  # the user's nested functions were converted on their own
-                    continue
+            if type(stmt) is gast.FunctionDef and id(stmt) in self.generated:
                 key = self._key(stmt)
                 if key is not None:
                     if key in kept:
                         self.renames[stmt.name] = kept[key]
                         continue
                     kept[key] = stmt.name
-            elif kind is gast.AsyncFunctionDef or kind is gast.ClassDef:
-                out.append(stmt)
-                continue
-            _rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out
 
@@ -216,10 +236,9 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     the state functions that became identical neighbours, and bind the constant options of
     the loops inside helpers once (`loop_options`)."""
     operand_functions.transform(node, ctx)
-    node.body = _Hoister(ctx).block(node.body)
-    merger = _StateMerger(ctx.generated)
-    node.body = merger.block(node.body)
-    merger.rename(node)
+    hoister = _Hoister(ctx)
+    node.body = hoister.final_block(node.body)
+    hoister.merger.rename(node)
     return loop_options.transform(node, ctx)
 
 
