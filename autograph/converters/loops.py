@@ -107,6 +107,16 @@ def target_is_parameter(node: gast.For, plan: StatePlan) -> bool:
     return isinstance(target, gast.Name) and target.id not in plan.names + plan.globals
 
 
+def _iterate_names(target: gast.expr) -> str:
+    """The loop target as the user wrote it, less the parentheses of a tuple: `i`, `a, b`.
+
+    A plain name is its own text; only other targets pay for printing.
+    """
+    if type(target) is gast.Name:
+        return target.id
+    return gast.unparse(target).strip().strip("()")
+
+
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a for loop (see `target_is_parameter`)."""
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
@@ -148,6 +158,6 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         get_state=get_state,
         set_state=set_state,
         names=names_tuple(plan.names),
-        opts=_opts(node, ctx, gast.unparse(target).strip().strip("()")),
+        opts=_opts(node, ctx, _iterate_names(target)),
     )
     return code + call_and_unbind(plan, call, node) + node.orelse

@@ -19,7 +19,7 @@ from autograph.analysis import Analyses
 from autograph.analysis.traversal import statements
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
-from autograph.source.templates import constant, load_name, replace, replace_expr, tuple_of
+from autograph.source.templates import constant, load_name, replace, replace_expr, set_ctx, tuple_of
 
 __all__ = [
     "StatePlan",
@@ -197,7 +197,11 @@ _STORE = gast.Store()
 
 
 def _target(name: str, loc: gast.AST) -> gast.expr:
-    return load_name(name, _STORE) if name.isidentifier() else replace_expr(name, loc)
+    if name.isidentifier():
+        return load_name(name, _STORE)
+    target = replace_expr(name, loc)
+    set_ctx(target, _STORE)
+    return target
 
 
 def _vars_name(ctx: Context) -> str:

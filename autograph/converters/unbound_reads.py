@@ -17,7 +17,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis import Analyses
-from autograph.analysis.traversal import Transformer
+from autograph.analysis.traversal import CHILD_FIELDS, Transformer
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import load_name
 
@@ -57,6 +57,8 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
         return
     if fields is None:
         fields = [f for f, _ in gast.iter_fields(stmt)]
+    if not any(_reads_any(getattr(stmt, field, None), risky) for field in fields):
+        return  # the common case: nothing to wrap, found without rebuilding the fields
     wrap = _Wrap(risky)
     for field in fields:
         value = getattr(stmt, field, None)
@@ -64,6 +66,33 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
             setattr(stmt, field, wrap.visit(value))
         elif isinstance(value, list):
             setattr(stmt, field, [wrap.visit(v) if isinstance(v, gast.AST) else v for v in value])
+
+
+def _reads_any(value: object, names: set[str]) -> bool:
+    """Whether `_Wrap` would wrap a read in `value` (a field's value): the same nodes, only looked at."""
+    stack = list(value) if type(value) is list else [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is gast.Name:
+            if node.id in names and isinstance(node.ctx, gast.Load):
+                return True
+            continue
+        if kind is gast.Call and called_operator(node) in _LAZY_OPERATORS:
+            stack.extend(arg.body if type(arg) is gast.Lambda else arg for arg in node.args)
+            continue
+        if kind in _DEFERRED_KINDS or not isinstance(node, gast.AST):
+            continue
+        for field in CHILD_FIELDS[kind]:
+            child = getattr(node, field, None)
+            if type(child) is list:
+                stack.extend(child)
+            elif child is not None:
+                stack.append(child)
+    return False
+
+
+_DEFERRED_KINDS = frozenset(_DEFERRED)
 
 
 class _Wrap(Transformer):

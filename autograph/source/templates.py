@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import gast
 
-__all__ = ["constant", "load_name", "replace", "replace_expr", "tuple_of"]
+__all__ = ["constant", "load_name", "replace", "replace_expr", "set_ctx", "tuple_of"]
 
 _Sub = str | gast.AST | list
 
@@ -239,11 +239,9 @@ def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
         new = gast.Name.__new__(gast.Name)  # load_name's node, in the placeholder's context
         new.__dict__ = {"id": sub, "ctx": node.ctx, "annotation": None, "type_comment": None}
         return new
-    if kind is gast.Name:  # the commonest node given, a leaf: its context alone
+    if kind in _TARGETS:
         if type(sub.ctx) is not type(node.ctx):
-            sub.ctx = node.ctx
-    elif kind in _TARGETS:
-        set_ctx(sub, node.ctx)
+            set_ctx(sub, node.ctx)
     elif isinstance(sub, str):
         return load_name(sub, node.ctx)
     elif isinstance(sub, list):
@@ -254,15 +252,16 @@ def _name_sub(node: gast.Name, sub: _Sub) -> gast.AST:
 def set_ctx(node: gast.AST, ctx: gast.AST) -> None:
     """Give a target expression (and a tuple's elements) the context of where it now stands.
 
-    A node that stands in the same context already keeps its own, the others
-    share `ctx`. Only the node kinds with a context field are given one: a
-    constant or a call among a tuple's elements has none to change.
+    A node that stands in the same context already keeps its own, and so do
+    its elements: a tuple's elements stand where it stands, in every parsed
+    tree and every tree the converters build. The others share `ctx`. Only
+    the node kinds with a context field are given one: a constant or a call
+    among a tuple's elements has none to change.
     """
     kind = type(node)
-    if kind not in _TARGETS:
+    if kind not in _TARGETS or type(node.ctx) is type(ctx):
         return
-    if type(node.ctx) is not type(ctx):
-        node.ctx = ctx
+    node.ctx = ctx
     if kind is gast.Tuple or kind is gast.List:
         for elt in node.elts:
             set_ctx(elt, ctx)
