@@ -77,7 +77,10 @@ class _Hoister:
         return frozenset(names | bound_names(others, self.ctx.walrus)), frozenset(declared)
 
     def split(self, fn: gast.FunctionDef) -> list[gast.FunctionDef]:
-        """Remove from `fn`'s body the generated defs that can live one scope up; return them."""
+        """Remove from `fn`'s body the generated defs that can live one scope up; return them.
+
+        What stays is final, and its state functions are merged (see `block`).
+        """
         generated = self.generated
         helpers = []
         others: set[str] = set()  # the user's own defs: they stay
@@ -89,6 +92,7 @@ class _Hoister:
                     others.add(s.name)
         if not helpers:
             return []
+        count = len(helpers)
         moved: list[gast.FunctionDef] = []
         bound, declared = self._locals(fn)
         # fn's locals other than the helpers still in it
@@ -116,10 +120,13 @@ class _Hoister:
             if len(staying) == len(helpers):
                 break
             helpers = staying
+        body = fn.body
         if moved:
             leaving = {id(m) for m in moved}
-            body = [s for s in fn.body if id(s) not in leaving]
-            fn.body = self._share(fn, (bound | others) - declared - user, body) or [gast.Pass()]
+            body = [s for s in body if id(s) not in leaving]
+            body = self._share(fn, (bound | others) - declared - user, body) or [gast.Pass()]
+        # fn's body is final now: its own state functions are merged (a body without helpers has none)
+        fn.body = self.merger.merge(body) if len(moved) < count else body
         return moved
 
     def _share(self, fn: gast.FunctionDef, names: set[str], body: list[gast.stmt]) -> list[gast.stmt]:
@@ -137,10 +144,11 @@ class _Hoister:
         return replace("nonlocal names", fn, names=declared) + binds + body[1 if head else 0 :]
 
     def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
-        """`block` with the helpers of its statements moved as far up as they go, and its own merged.
+        """`block` with the helpers of its statements moved as far up as they go.
 
         A block is final once its statements are done (a helper's body once
-        its own helpers left it): its state functions are merged then, in the
+        its own helpers left it, in `split`; the function's and a try's or
+        with's in `final_block`): its state functions are merged then, in the
         same walk, rather than by a second one over the finished function.
         """
         out: list[gast.stmt] = []
@@ -151,7 +159,6 @@ class _Hoister:
                 if id(stmt) in generated:
                     stmt.body = self.block(stmt.body)
                     out.extend(self.split(stmt))
-                    stmt.body = self.merger.merge(stmt.body)
                 out.append(stmt)
                 continue
             if kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
@@ -192,15 +199,22 @@ class _StateMerger:
         return out
 
     def _key(self, stmt: gast.stmt) -> tuple | None:
-        """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself."""
-        params = tuple(a.id for a in stmt.args.args)
+        """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself.
+
+        Most generated defs are neither: their last statement tells at once.
+        """
         last = stmt.body[-1]
-        if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
-            return ("get", _ids(last.value))
-        if len(params) == 1 and isinstance(last, gast.Assign) and _names_tuple(last.targets[0]):
+        kind = type(last)
+        params = stmt.args.args
+        if kind is gast.Return:
+            if not params and len(stmt.body) == 1 and _names_tuple(last.value):
+                return ("get", _ids(last.value))
+            return None
+        if kind is gast.Assign and len(params) == 1 and _names_tuple(last.targets[0]):
             value = last.value
-            if isinstance(value, gast.Name) and value.id == params[0]:
-                return ("set", params, _ids(last.targets[0]))
+            param = params[0].id
+            if type(value) is gast.Name and value.id == param:
+                return ("set", (param,), _ids(last.targets[0]))
         return None
 
     def rename(self, root: gast.FunctionDef) -> None:
@@ -223,7 +237,7 @@ class _StateMerger:
 
 
 def _names_tuple(node: gast.expr | None) -> bool:
-    return isinstance(node, gast.Tuple) and all(isinstance(e, gast.Name) for e in node.elts)
+    return type(node) is gast.Tuple and all(type(e) is gast.Name for e in node.elts)
 
 
 def _ids(names: gast.Tuple) -> tuple[str, ...]:

@@ -109,32 +109,55 @@ class _Lifter:
 
     def block(self, block: list[gast.stmt], in_loop: bool) -> list[gast.stmt]:
         """`block` with the operands of helpers that run per iteration given defs, at any depth."""
-        loop_functions = _loop_functions(block)
+        generated = self.ctx.generated
+        loop_functions: set[str] | None = None  # read off the block when a helper first asks
         for stmt in block:
-            if isinstance(stmt, gast.FunctionDef):
-                if id(stmt) in self.ctx.generated:
-                    inside = in_loop or stmt.name in loop_functions
+            kind = type(stmt)
+            if kind is gast.FunctionDef:
+                if id(stmt) in generated:
+                    inside = in_loop
+                    if not inside:
+                        if loop_functions is None:
+                            loop_functions = _loop_functions(block)
+                        inside = stmt.name in loop_functions
                     if inside:
                         stmt.body = self.lift(stmt.body)
                     stmt.body = self.block(stmt.body, inside)
-            elif not isinstance(stmt, (gast.AsyncFunctionDef, gast.ClassDef)):
-                for field in ("body", "orelse", "finalbody"):
-                    inner = getattr(stmt, field, None)
-                    if isinstance(inner, list) and inner:
-                        setattr(stmt, field, self.block(inner, in_loop))
-                for handler in getattr(stmt, "handlers", ()):
-                    handler.body = self.block(handler.body, in_loop)
+                continue
+            for field in _INNER_BLOCKS[kind]:
+                inner = getattr(stmt, field, None)
+                if not inner:
+                    continue
+                if field == "handlers":
+                    for handler in inner:
+                        handler.body = self.block(handler.body, in_loop)
+                else:
+                    setattr(stmt, field, self.block(inner, in_loop))
         return block
 
     def lift(self, body: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
         for stmt in body:
-            if not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            kind = type(stmt)
+            if kind is not gast.FunctionDef and kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
                 defs = _operand_defs(stmt, self.ctx)
-                self.ctx.generated.update((id(d), d) for d in defs)
-                out += defs
+                if defs:
+                    self.ctx.generated.update((id(d), d) for d in defs)
+                    out += defs
             out.append(stmt)
         return out
+
+
+class _InnerBlocks(dict):
+    """Node class -> its fields holding statement blocks (handlers last); none for defs and classes."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        scope = cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+        fields = self[cls] = () if scope else tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in cls._fields)
+        return fields
+
+
+_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
 
 
 def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
