@@ -17,7 +17,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis import Analyses
-from autograph.analysis.traversal import CHILD_FIELDS, Transformer
+from autograph.analysis.traversal import BLOCK_FIELDS, CHILD_FIELDS, Transformer
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import load_name
 
@@ -30,15 +30,14 @@ _DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda
 def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str] | None, object] | None:
     """The fields of `stmt` it evaluates itself (None: all of them) and the CFG node they are read at."""
     cfg = analyses.cfg
-    if isinstance(stmt, gast.If):
+    kind = type(stmt)
+    if kind is gast.If:
         return ["test"], cfg.entry_of.get(stmt)
-    if isinstance(stmt, gast.While):
+    if kind is gast.While:
         return ["test"], cfg.head_of.get(stmt)
-    if isinstance(stmt, gast.For):
+    if kind is gast.For:
         return ["iter"], cfg.entry_of.get(stmt)
-    if isinstance(stmt, _DEFERRED) or any(
-        isinstance(getattr(stmt, f, None), list) for f in ("body", "handlers", "cases")
-    ):
+    if kind in _DEFERRED_KINDS or BLOCK_FIELDS[kind]:
         return None  # try/with/match: only their blocks are checked
     return None, cfg.entry_of.get(stmt)
 
@@ -56,7 +55,7 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
     if not risky:
         return
     if fields is None:
-        fields = [f for f, _ in gast.iter_fields(stmt)]
+        fields = type(stmt)._fields
     if not any(_reads_any(getattr(stmt, field, None), risky) for field in fields):
         return  # the common case: nothing to wrap, found without rebuilding the fields
     wrap = _Wrap(risky)
