@@ -168,7 +168,13 @@ class _BuilderWriter:
         made = f"new({self.constant(cls)}, {{{', '.join(parts)}}})"
         if name_id is None:
             return made
-        return f"(sub_name({self.constant(node)}, subs[{name_id!r}]) if {name_id!r} in subs else {made})"
+        # a constant, or a name standing in its context already, is placed as it is without a call
+        as_is = (
+            f"(_t := type(_v := subs[{name_id!r}])) is {self.constant(gast.Constant)}"
+            f" or (_t is {self.constant(gast.Name)} and type(_v.ctx) is {self.constant(type(node.ctx))})"
+        )
+        substituted = f"(_v if {as_is} else sub_name({self.constant(node)}, _v))"
+        return f"({substituted} if {name_id!r} in subs else {made})"
 
 
 def _new(cls: type, fields: dict) -> gast.AST:
