@@ -106,7 +106,11 @@ class _Hoister:
             for s in helpers:
                 free = memo.get(s)
                 if free is None:
-                    free = free_names(s, memo)
+                    free = _state_free_names(s)
+                    if free is None:
+                        free = free_names(s, memo)
+                    else:
+                        memo[s] = free
                 held = free & local
                 if held and s.name in held:
                     held = held - {s.name}
@@ -234,6 +238,37 @@ class _StateMerger:
                 if type(arg) is gast.Name:
                     while arg.id in renames:
                         arg.id = renames[arg.id]
+
+
+def _state_free_names(fn: gast.FunctionDef) -> frozenset[str] | None:
+    """`free_names(fn)` of a state function of plain names, read off its shape; None for any other def.
+
+    `def get_state(): return (a, b)` reads a and b; `def set_state(vars_):
+    nonlocal a, b; (a, b) = vars_` declares them. Two of every statement's
+    helpers are such, and reading them needs no walk.
+    """
+    args = fn.args
+    if args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
+        return None
+    body = fn.body
+    if len(body) == 1 and not args.args:
+        value = body[0].value if type(body[0]) is gast.Return else None
+        if _names_tuple(value) and all(type(e.ctx) is gast.Load for e in value.elts):
+            return frozenset(_ids(value))
+        return None
+    if len(body) != 2 or len(args.args) != 1:
+        return None
+    declared, assign = body
+    if type(declared) is not gast.Nonlocal or type(assign) is not gast.Assign or len(assign.targets) != 1:
+        return None
+    targets, value, param = assign.targets[0], assign.value, args.args[0].id
+    if not (_names_tuple(targets) and type(value) is gast.Name and value.id == param and type(value.ctx) is gast.Load):
+        return None
+    if any(type(e.ctx) is not gast.Store for e in targets.elts):
+        return None
+    nonlocals = set(declared.names)
+    bound = (set(_ids(targets)) | {param}) - nonlocals
+    return frozenset(({param} | nonlocals) - bound)
 
 
 def _names_tuple(node: gast.expr | None) -> bool:
