@@ -27,10 +27,14 @@ _PLAIN_FIELDS = frozenset(
 
 
 class _NodeFields(dict):
-    """Node class -> (whether it takes a location, the fields that may hold nodes), found on first use."""
+    """Node class -> (whether it takes a location, the fields that may hold nodes), found on first use.
+
+    A constant's value is never a node: it has none.
+    """
 
     def __missing__(self, cls: type) -> tuple[bool, tuple[str, ...]]:
-        found = self[cls] = (issubclass(cls, _LOCATED), tuple(f for f in cls._fields if f not in _PLAIN_FIELDS))
+        fields = () if cls is gast.Constant else tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
+        found = self[cls] = (issubclass(cls, _LOCATED), fields)
         return found
 
 
@@ -41,25 +45,35 @@ def inherit_location(nodes: gast.AST | list, ref: gast.AST) -> None:
     """Give every node under `nodes` that has no location the location of `ref`.
 
     Converters call this on every node they make, so it reads each class's
-    fields from a table and writes a node's four attributes in one dict update.
+    fields from a table, a node's attributes from its `__dict__` (where the
+    parser and the templates keep them), and writes a node's four
+    attributes in one dict update.
     """
     if not hasattr(ref, "lineno"):
         return
-    loc = {attr: getattr(ref, attr, None) for attr in _ATTRS}
+    loc = {
+        "lineno": ref.lineno,
+        "col_offset": getattr(ref, "col_offset", None),
+        "end_lineno": getattr(ref, "end_lineno", None),
+        "end_col_offset": getattr(ref, "end_col_offset", None),
+    }
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    table = _NODE_FIELDS
     while stack:
-        node = stack.pop()
-        if getattr(node, "lineno", None) is not None:
+        node = pop()
+        slots = node.__dict__
+        if slots.get("lineno") is not None:
             continue  # a user node (or one placed before): its subtree has locations
-        located, fields = _NODE_FIELDS[type(node)]
+        located, fields = table[type(node)]
         if located:
-            node.__dict__.update(loc)
+            slots.update(loc)
         for field in fields:  # the children, as gast.iter_child_nodes finds them
-            value = getattr(node, field, None)
+            value = slots.get(field)
             if type(value) is list:
-                stack.extend([child for child in value if isinstance(child, gast.AST)])
-            elif isinstance(value, gast.AST):
-                stack.append(value)
+                extend([child for child in value if isinstance(child, gast.AST)])
+            elif value is not None and isinstance(value, gast.AST):
+                push(value)
 
 
 def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:
