@@ -58,7 +58,10 @@ class _ControlFlow:
             code = convert_for(node, self.plans[node], self.ctx, self.helpers[node])
         else:
             return [node]
-        self.ctx.generated.update((id(s), s) for s in code if isinstance(s, gast.FunctionDef))
+        generated = self.ctx.generated
+        for s in code:
+            if type(s) is gast.FunctionDef:
+                generated[id(s)] = s
         return code
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import walk
 from autograph.converters.context import Context
 from autograph.converters.state import (
     StatePlan,
@@ -51,7 +52,8 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
     code, get_state, set_state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     loop_test = helpers["loop_test"]
-    test_binds = sorted({n.target.id for n in gast.walk(node.test) if isinstance(n, gast.NamedExpr)})
+    # the names the test binds with `:=` (none unless the census found one in the function)
+    test_binds = sorted({n.target.id for n in walk(node.test) if type(n) is gast.NamedExpr}) if ctx.walrus else []
     code += replace(
         """
         def loop_body():
@@ -110,10 +112,14 @@ def target_is_parameter(node: gast.For, plan: StatePlan) -> bool:
 def _iterate_names(target: gast.expr) -> str:
     """The loop target as the user wrote it, less the parentheses of a tuple: `i`, `a, b`.
 
-    A plain name is its own text; only other targets pay for printing.
+    A plain name is its own text, and so are the names of a flat tuple
+    (`a, b`; `a,` for one); only other targets pay for printing.
     """
     if type(target) is gast.Name:
         return target.id
+    if type(target) is gast.Tuple and target.elts and all(type(e) is gast.Name for e in target.elts):
+        names = ", ".join(e.id for e in target.elts)
+        return names + "," if len(target.elts) == 1 else names
     return gast.unparse(target).strip().strip("()")
 
 
