@@ -141,11 +141,15 @@ def _unbound(node: gast.stmt, names: tuple[str, ...], analyses: Analyses) -> tup
     the loop, rather than at the top of the function (`bindings`), where it
     would outlive a path that never reaches the loop.
     """
+    if not names:
+        return ()
     test = node.test if type(node) is gast.If else None
     bound_by_test = analyses.activity.effects(test).writes if test is not None else frozenset()
-    return tuple(
-        n for n in names if n.isidentifier() and n not in bound_by_test and analyses.unbound(node, n)
-    )
+    entry = analyses.cfg.entry_of.get(node)  # what `analyses.unbound` looks up for every name
+    if entry is None:
+        return tuple(n for n in names if n.isidentifier() and n not in bound_by_test and analyses.unbound(node, n))
+    unbound = analyses.definitions.unbound
+    return tuple(n for n in names if n.isidentifier() and n not in bound_by_test and unbound(entry, n))
 
 
 
