@@ -103,8 +103,8 @@ def _users(graph: Graph) -> dict[Node, list[Node]]:
     return users
 
 
-# Names the generated code must not rebind: the builtins it may call, and `np`. A set made
-# once: building it from vars(builtins) at every compile costs more than copying it.
+# Names the generated code must not rebind: the builtins it may call, and `np`. A frozenset
+# made once, which each compile's Namespace shares rather than copies.
 _RESERVED = frozenset((*vars(builtins), "np"))
 
 

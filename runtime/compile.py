@@ -92,7 +92,9 @@ def _build(original: Graph, graph: Graph) -> CompiledGraph:
     register_source_map(filename, generated.line_origins, graph=True)
     namespace = dict(generated.globals)
     exec(compile(generated.source, filename, "exec"), namespace)  # noqa: S102 - our own code
-    return CompiledGraph(original, generated.source, filename, namespace[generated.name])
+    # Taken out of its own globals: the function never calls itself, and a function its
+    # globals hold is a reference cycle only the garbage collector frees.
+    return CompiledGraph(original, generated.source, filename, namespace.pop(generated.name))
 
 
 # -- the entry function: input checks and output conversion -----------------
