@@ -112,6 +112,9 @@ class Namespace:
         return name
 
 
+_GRAPH_RESERVED = frozenset({"np"})  # node names never shadow the NumPy module of generated code
+
+
 @dataclass
 class NodeDef:
     """One entry of `GraphDef.node`, in the shape of TensorFlow's GraphDef."""
@@ -136,7 +139,7 @@ class Graph:
         self.inputs: list[Node] = []
         self.outputs: list[Node] = []
         self.captures: dict[Node, Node] = {}  # outer node -> its "capture" node here
-        self.namespace = Namespace(("np",))
+        self.namespace = Namespace(_GRAPH_RESERVED)
         self.finished = False
         # an error raised while tracing that the user's own try/with may swallow; the trace fails with it
         self.refused: Exception | None = None
