@@ -103,8 +103,8 @@ def _users(graph: Graph) -> dict[Node, list[Node]]:
     return users
 
 
-# Names the generated code must not rebind: the builtins it may call, and `np`. A set made
-# once: building it from vars(builtins) at every compile costs more than copying it.
+# Names the generated code must not rebind: the builtins it may call, and `np`. A frozenset
+# made once, which each compile's Namespace shares rather than copies.
 _RESERVED = frozenset((*vars(builtins), "np"))
 
 
@@ -147,10 +147,10 @@ class _Emitter:
             self.origins[len(self.lines)] = origin
 
     # -- graphs ---------------------------------------------------------
-    def emit_graph(self, graph: Graph, indent: int) -> int:
-        """Emit every node of `graph`; returns how many lines were written."""
+    def emit_graph(self, graph: Graph, indent: int, users: dict[Node, list[Node]] | None = None) -> int:
+        """Emit every node of `graph` (`users`: its users, when known); returns how many lines were written."""
         start = len(self.lines)
-        users = _users(graph)
+        users = _users(graph) if users is None else users
         aliases = self._control_outputs(graph, users)
         loops = counters(graph)
         if loops:
@@ -251,8 +251,8 @@ class _Emitter:
         self._branch(node.attrs["false"], indent + 1, outputs)
 
     def _branch(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
-        self._name_results(graph, outputs)
-        written = self.emit_graph(graph, indent)
+        users = self._name_results(graph, outputs)
+        written = self.emit_graph(graph, indent, users)
         for index, name in sorted(outputs.items()):
             value = self.carried(graph.outputs[index])
             if value != name:
@@ -261,8 +261,11 @@ class _Emitter:
         if not written:
             self.write(indent, "pass")
 
-    def _name_results(self, graph: Graph, outputs: dict[int, str]) -> None:
-        """A branch result computed only to be returned is assigned to the cond's output directly."""
+    def _name_results(self, graph: Graph, outputs: dict[int, str]) -> dict[Node, list[Node]]:
+        """A branch result computed only to be returned is assigned to the cond's output directly.
+
+        Returns the branch's users (emit_graph reads them too).
+        """
         users = _users(graph)
         for index, name in outputs.items():
             out = graph.outputs[index]
@@ -270,6 +273,7 @@ class _Emitter:
                 continue
             if users.get(out) == [out]:
                 self.names[out] = name
+        return users
 
     def _while(self, node: Node, indent: int, outputs: dict[int, str], users) -> None:
         cond, body = node.attrs["cond"], node.attrs["body"]

@@ -30,7 +30,7 @@ from runtime.types import TensorType
 __all__ = ["Node", "Graph", "GraphDef", "NodeDef", "Namespace", "leaked_error"]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Node:
     """One op applied to input nodes.
 
@@ -49,6 +49,19 @@ class Node:
     type: TensorType | tuple[TensorType, ...]
     origin: Origin | None = None
 
+    def __init__(
+        self, name: str, op: str, inputs: tuple[Node, ...], attrs: dict[str, Any],
+        type: TensorType | tuple[TensorType, ...], origin: Origin | None = None,
+    ) -> None:
+        # The slots' own setters: what a frozen dataclass's __init__ does through
+        # object.__setattr__, in half the time (a trace makes a node per op).
+        _set_name(self, name)
+        _set_op(self, op)
+        _set_inputs(self, inputs)
+        _set_attrs(self, attrs)
+        _set_type(self, type)
+        _set_origin(self, origin)
+
     @property
     def inputs_names(self) -> list[str]:
         return [n.name for n in self.inputs]
@@ -62,11 +75,18 @@ class Node:
         return f"{self.name}: {type_str} = {self.op}({args})"
 
 
+_set_name, _set_op, _set_inputs, _set_attrs, _set_type, _set_origin = (
+    vars(Node)[field].__set__ for field in ("name", "op", "inputs", "attrs", "type", "origin")
+)
+
+
 class Namespace:
     """Mints unique, valid Python identifiers from hints: "x", "x_1", "x_2"."""
 
     def __init__(self, reserved: Iterable[str] = ()) -> None:
-        self._used: set[str] = set(reserved)
+        # kept apart from the names minted: a frozenset (codegen's builtins) is shared, not copied
+        self._reserved = reserved if isinstance(reserved, frozenset) else frozenset(reserved)
+        self._used: set[str] = set()
         self._next: dict[str, int] = {}  # base -> first counter worth trying (keeps minting O(1))
 
     def create(self, hint: str) -> str:
@@ -78,17 +98,21 @@ class Namespace:
                 base = "t_" + base
         if keyword.iskeyword(base):
             base += "_"
-        if base not in self._used:
-            self._used.add(base)
+        used, reserved = self._used, self._reserved
+        if base not in used and base not in reserved:
+            used.add(base)
             return base
         counter = self._next.get(base, 1)
         name = f"{base}_{counter}"
-        while name in self._used:
+        while name in used or name in reserved:
             counter += 1
             name = f"{base}_{counter}"
         self._next[base] = counter + 1
-        self._used.add(name)
+        used.add(name)
         return name
+
+
+_GRAPH_RESERVED = frozenset({"np"})  # node names never shadow the NumPy module of generated code
 
 
 @dataclass
@@ -115,7 +139,7 @@ class Graph:
         self.inputs: list[Node] = []
         self.outputs: list[Node] = []
         self.captures: dict[Node, Node] = {}  # outer node -> its "capture" node here
-        self.namespace = Namespace(("np",))
+        self.namespace = Namespace(_GRAPH_RESERVED)
         self.finished = False
         # an error raised while tracing that the user's own try/with may swallow; the trace fails with it
         self.refused: Exception | None = None

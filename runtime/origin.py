@@ -70,7 +70,10 @@ def map_location(filename: str, line: int) -> Origin | None:
     """The user's origin of a line: mapped if generated, else the line itself."""
     line_map = _SOURCE_MAPS.get(filename)
     if line_map is not None:
-        return line_map.get(line)
+        try:  # what Mapping.get does, without its frame: every staged op asks for its origin
+            return line_map[line]
+        except KeyError:
+            return None
     if filename.startswith(_PACKAGE_DIRS):
         return None
     text = linecache.getline(filename, line)

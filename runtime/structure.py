@@ -20,7 +20,7 @@ from typing import Any
 __all__ = ["TreeDef", "LEAF", "flatten", "unflatten", "map_structure", "is_container"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, init=False)
 class TreeDef:
     """A container's kind, its static data (keys, type) and its children's treedefs."""
 
@@ -30,6 +30,15 @@ class TreeDef:
     # a dict's keys in insertion order when it differs from the sorted `data`: unflatten
     # rebuilds the dict in that order; dicts that differ only in order still compare equal
     order: tuple | None = dataclasses.field(default=None, compare=False)
+
+    def __init__(
+        self, kind: str, data: Any = None, children: tuple[TreeDef, ...] = (), order: tuple | None = None
+    ) -> None:
+        # The slots' own setters, not object.__setattr__: every flatten of a container makes one.
+        _set_kind(self, kind)
+        _set_data(self, data)
+        _set_children(self, children)
+        _set_order(self, order)
 
     @property
     def num_leaves(self) -> int:
@@ -50,6 +59,9 @@ class TreeDef:
         return f"{self.data.__name__}({inner})"
 
 
+_set_kind, _set_data, _set_children, _set_order = (
+    vars(TreeDef)[field].__set__ for field in ("kind", "data", "children", "order")
+)
 LEAF = TreeDef("leaf")
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from runtime.errors import StagingError
 from runtime.graph import Graph, Node, leaked_error
 from runtime.origin import user_origin
-from runtime.trace_context import current_graph
+from runtime.trace_context import current_graph, graph_being_built
 from runtime.types import TensorType, dtype_label, type_of
 
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
@@ -342,7 +342,7 @@ def record(op: str, inputs: tuple[Any, ...], attrs: dict[str, Any] | None = None
     """Stage `op` on `inputs` (Tensors or concrete values) in the current graph."""
     from runtime.ops.registry import get_op
 
-    graph = current_graph()
+    graph = graph_being_built()
     if graph is None:
         for value in inputs:
             if isinstance(value, Tensor):
@@ -352,7 +352,7 @@ def record(op: str, inputs: tuple[Any, ...], attrs: dict[str, Any] | None = None
         raise StagingError(f"cannot stage {op!r} outside a trace")
     attrs = attrs or {}
     spec = get_op(op)
-    nodes = tuple(graph.own(as_node(v, graph)) for v in inputs)
+    nodes = tuple([graph.own(v.node if type(v) is Tensor else as_node(v, graph)) for v in inputs])
     out_type = spec.infer([n.type for n in nodes], attrs)
     node = graph.add_node(op, nodes, attrs, out_type, user_origin(2), name=name)
     return Tensor(node, graph)

@@ -13,8 +13,6 @@ the general path then asks the ContextVar itself.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from runtime.graph import Graph
@@ -41,16 +39,28 @@ def is_tracing() -> bool:
     return _current.get() is not None
 
 
-@contextmanager
-def building(graph: Graph) -> Iterator[Graph]:
-    """Record every staged op in `graph` for the duration of the block."""
-    token = _current.set(graph)
-    step_aside(1)
-    try:
-        yield graph
-    finally:
+def building(graph: Graph) -> _Building:
+    """Record every staged op in `graph` for the duration of the `with` block."""
+    return _Building(graph)
+
+
+class _Building:
+    """`building`'s context manager: a class, as a trace enters one per graph and subgraph
+    and a generator-based one costs several times as much to enter and leave."""
+
+    __slots__ = ("graph", "_token")
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def __enter__(self) -> Graph:
+        self._token = _current.set(self.graph)
+        step_aside(1)
+        return self.graph
+
+    def __exit__(self, *exc_info: object) -> None:
         step_aside(-1)
-        _current.reset(token)
+        _current.reset(self._token)
 
 
 def step_aside(change: int) -> None:

@@ -8,6 +8,7 @@ immutable, hashable and prints short: `float32[3, None]`, `int64[]`,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -16,19 +17,19 @@ __all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "most_specific_comm
 Shape = tuple[int | None, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TensorType:
     """dtype and shape of a tensor; `shape is None` means unknown rank."""
 
     dtype: np.dtype
     shape: Shape
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.dtype, np.dtype):
-            object.__setattr__(self, "dtype", np.dtype(self.dtype))
-        if self.shape is not None and not _is_plain_shape(self.shape):
-            shape = tuple(None if d is None else int(d) for d in self.shape)
-            object.__setattr__(self, "shape", shape)
+    def __init__(self, dtype: Any, shape: Shape) -> None:
+        # The slots' own setters, not object.__setattr__: a trace makes a type per node.
+        _set_dtype(self, dtype if isinstance(dtype, np.dtype) else np.dtype(dtype))
+        if shape is not None and not _is_plain_shape(shape):
+            shape = tuple(None if d is None else int(d) for d in shape)
+        _set_shape(self, shape)
 
     @property
     def rank(self) -> int | None:
@@ -57,6 +58,9 @@ class TensorType:
         if self.shape is None:
             return f"{self.dtype.name}[?]"
         return f"{self.dtype.name}[{', '.join(str(d) for d in self.shape)}]"
+
+
+_set_dtype, _set_shape = vars(TensorType)["dtype"].__set__, vars(TensorType)["shape"].__set__
 
 
 def _is_plain_shape(shape: object) -> bool:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import operator
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
@@ -40,15 +39,23 @@ __all__ = ["Variable", "creation_scope"]
 _SCOPES: ContextVar[tuple[list, ...]] = ContextVar("autograph_variable_scopes", default=())
 
 
-@contextmanager
-def creation_scope() -> Iterator[list]:
-    """Collect every Variable created inside the block (nested scopes all see it)."""
-    created: list = []
-    token = _SCOPES.set((*_SCOPES.get(), created))
-    try:
-        yield created
-    finally:
-        _SCOPES.reset(token)
+def creation_scope() -> _CreationScope:
+    """Collect every Variable created inside the `with` block (nested scopes all see it)."""
+    return _CreationScope()
+
+
+class _CreationScope:
+    """`creation_scope`'s context manager (a class: every trace enters one)."""
+
+    __slots__ = ("created", "_token")
+
+    def __enter__(self) -> list:
+        self.created: list = []
+        self._token = _SCOPES.set((*_SCOPES.get(), self.created))
+        return self.created
+
+    def __exit__(self, *exc_info: object) -> None:
+        _SCOPES.reset(self._token)
 
 
 def _deref(ref: weakref.ref, name: str, origin: Origin | None) -> Variable:

@@ -71,9 +71,7 @@ class ConcreteFunction:
         self._compiled = compile_graph(graph)
         self._single = out_tree == LEAF and isinstance(out_plan[0], int)
         self._ranges = self._compute_ranges()
-        self._input_names = [
-            p.name for i, p in enumerate(signature.params) if not self._is_python_param(i)
-        ]
+        self._input_names: list[str] | None = None  # see _bind
         self._may_be_scalar = frozenset(
             i for i, out in enumerate(graph.outputs) if may_be_scalar(out.type)
         )
@@ -173,9 +171,11 @@ class ConcreteFunction:
 
     def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
         """Canonical values; parameters left out keep their traced Python value."""
-        params = self.signature.params
-        if not kwargs and len(args) == len(params) and self.signature.all_positional:
+        if not kwargs and len(args) == len(self.signature.names) and self.signature.all_positional:
             return args
+        params = self.signature.params
+        if self._input_names is None:
+            self._input_names = [p.name for i, p in enumerate(params) if not self._is_python_param(i)]
         inputs = self._input_names
         if len(args) < len(params) and len(args) <= len(inputs):
             # Python arguments are bound: positional arguments go to the inputs, in order.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 from autograph.tracing.report import format_frames
@@ -35,13 +35,11 @@ MESSAGE = (
 )
 
 
-@contextmanager
-def _created() -> Iterator[list]:
-    """The Variables created in the block."""
+def _created() -> AbstractContextManager[list]:
+    """The Variables created in the `with` block."""
     from runtime.variables import creation_scope
 
-    with creation_scope() as created:
-        yield created
+    return creation_scope()
 
 
 @contextmanager

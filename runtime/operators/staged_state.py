@@ -25,7 +25,7 @@ from runtime.backend import Backend
 from runtime.errors import StagingError
 from runtime.operators.undefined import Undefined
 from runtime.origin import Origin
-from runtime.structure import TreeDef, flatten, unflatten
+from runtime.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.types import TensorType
 
 __all__ = [
@@ -141,6 +141,8 @@ class FlatState:
 
     def rebuild(self, leaves: list) -> tuple:
         """The variables' values with these leaves in place of the originals."""
+        if len(leaves) == len(self.trees) and all(tree is LEAF for tree in self.trees):
+            return tuple(leaves)  # the usual state: every variable is one leaf
         values, start = [], 0
         for tree in self.trees:
             count = tree.num_leaves

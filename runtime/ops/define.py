@@ -30,6 +30,8 @@ _SIMPLE = re.compile(r"^(?:[A-Za-z_][\w.]*|\d[\w.]*)$")
 
 def _operand(source: str) -> str:
     """A name or non-negative number as is; anything else parenthesised (`(-1) ** x`)."""
+    if source.isascii() and source.isidentifier():  # the usual operand, without the regex
+        return source
     return source if _SIMPLE.match(source) else f"({source})"
 
 

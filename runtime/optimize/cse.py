@@ -75,16 +75,18 @@ def _has_repeats(graph: Graph) -> bool:
     return False
 
 
-def eliminate_common_subexpressions(graph: Graph) -> Graph:
+def eliminate_common_subexpressions(graph: Graph, graphs: list[Graph] | None = None) -> Graph:
     """`graph` with repeated pure computations computed once.
 
     While nothing has been merged, the copy's nodes stand one for one for
     the original's, so a graph whose own keys are all distinct has nothing to
     merge and is returned as it is. The copy groups nodes by op, type (for
     constants) and inputs first, and computes the full key, attrs and all,
-    only of nodes that share a group.
+    only of nodes that share a group. `graphs` is `walk(graph)`, when the
+    caller has it already.
     """
-    if not any(_has_repeats(sub) for sub in walk(graph)) and copies_as_is(graph):
+    graphs = walk(graph) if graphs is None else graphs
+    if not any(_has_repeats(sub) for sub in graphs) and copies_as_is(graph, graphs):
         return graph
     seen: dict[int, dict[Any, list[list]]] = {}
 

@@ -40,18 +40,19 @@ def has_effect(node: Node, known: dict[Node, bool] | None = None) -> bool:
     return op is None or op.effectful
 
 
-def eliminate_dead_code(graph: Graph) -> Graph:
+def eliminate_dead_code(graph: Graph, graphs: list[Graph] | None = None) -> Graph:
     """`graph` without the nodes no output or effect depends on.
 
     A cond also loses the outputs nobody reads (and what only they computed).
+    `graphs` is `walk(graph)`, when the caller has it already.
     """
     live: set[Node] = set()
     pruned: dict[Node, tuple[int, ...]] = {}
     _mark(graph, live, list(graph.outputs), pruned, {})
-    graphs = walk(graph)
+    graphs = walk(graph) if graphs is None else graphs
     if not pruned and all(
         node in live or node.op == "input" for sub in graphs[1:] for node in sub.nodes
-    ) and copies_as_is(graph):
+    ) and copies_as_is(graph, graphs):
         # Subgraphs keep every node: the copy would share them as they are. The
         # dead nodes, if any, are the outer graph's own (a loop's test evaluated
         # once before staging, loop outputs nobody reads): leave them out.
@@ -95,10 +96,13 @@ def _mark_loop(node: Node, live: set[Node], read: set[int], pruned: dict, effect
     everything that computed it.
     """
     test, body = node.attrs["cond"], node.attrs["body"]
-    needed = set(read)
+    # The test is marked whole, whatever is kept: once, and the variables it reads are
+    # kept from the first round on (fixpoints reached in one marking of the body, not two).
+    tested: set[Node] = set()
+    _mark(test, tested, list(test.outputs), pruned, effects)
+    needed = set(read) | {k for k, inp in enumerate(test.inputs) if inp in tested}
     while True:
-        trial: set[Node] = set()
-        _mark(test, trial, list(test.outputs), pruned, effects)
+        trial = set(tested)
         _mark(body, trial, [body.outputs[k] for k in sorted(needed)], pruned, effects)
         more = {k for k in range(len(body.inputs)) if body.inputs[k] in trial or test.inputs[k] in trial}
         if more <= needed:

@@ -29,9 +29,12 @@ MAX_ELEMENTS = 1024
 
 
 def _foldable(node: Node, inputs: tuple[Node, ...]) -> bool:
-    if node.op in SUBGRAPHS or not inputs or not isinstance(node.type, TensorType):
+    if not inputs:
         return False
-    if node.type.dtype == object or any(i.op != "constant" or i.type.dtype == object for i in inputs):
+    for i in inputs:  # first: most nodes have an input that is no constant
+        if i.op != "constant" or i.type.dtype == object:
+            return False
+    if node.op in SUBGRAPHS or not isinstance(node.type, TensorType) or node.type.dtype == object:
         return False
     op = OPS.get(node.op)
     return op is not None and not (op.effectful or op.stateful or op.inplace)
@@ -56,15 +59,17 @@ def _evaluate(node: Node, inputs: tuple[Node, ...]) -> Any:
     return result
 
 
-def fold_constants(graph: Graph) -> Graph:
+def fold_constants(graph: Graph, graphs: list[Graph] | None = None) -> Graph:
     """`graph` with pure computations on constants replaced by their values.
 
     A graph where no node has only constant inputs has nothing to fold (a
     node becomes a constant only by folding) and is returned as it is.
+    `graphs` is `walk(graph)`, when the caller has it already.
     """
+    graphs = walk(graph) if graphs is None else graphs
     if not any(
-        _foldable(node, node.inputs) for sub in walk(graph) for node in sub.nodes
-    ) and copies_as_is(graph):
+        _foldable(node, node.inputs) for sub in graphs for node in sub.nodes
+    ) and copies_as_is(graph, graphs):
         return graph
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:

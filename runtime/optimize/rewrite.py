@@ -37,17 +37,18 @@ def walk(graph: Graph) -> list[Graph]:
     return graphs
 
 
-def copies_as_is(graph: Graph) -> bool:
+def copies_as_is(graph: Graph, graphs: list[Graph] | None = None) -> bool:
     """Whether `rewrite` without a hook, `keep` or `outputs` would rebuild `graph` node for node.
 
     It would not if some graph is still open, a subgraph captures a constant
     (the copy holds the constant itself), or a cond/while node's inputs are not
     the ones the copy recomputes from its subgraphs' captures. Passes with
     nothing to change return such a graph as it is instead of copying it.
+    `graphs` is `walk(graph)`, when the caller has it already.
     """
     if graph.parent is not None:
         return False
-    for sub in walk(graph):
+    for sub in walk(graph) if graphs is None else graphs:
         if not sub.finished:
             return False
         for node in sub.nodes:

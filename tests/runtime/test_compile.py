@@ -168,3 +168,20 @@ def test_inspect_shows_the_generated_function():
 
     fn = compile_graph(build(step, (np.float32, (4,))))
     assert inspect.getsource(fn.function) == fn.source
+
+
+def test_generated_code_reads_numpy_from_a_module_without_getattr(monkeypatch):
+    """NumPy's module __getattr__ keeps CPython from specialising `np.tanh` reads: the
+    generated function reads the same attributes from a plain module, unless its code names
+    one that only NumPy's __getattr__ finds (a submodule imported lazily)."""
+    import runtime.compile as compile_module
+
+    fn = compile_graph(build(step, (np.float32, (4,)))).function
+    module = fn.__globals__["np"]
+    assert module is not np and "__getattr__" not in vars(module)
+    assert module.tanh is np.tanh and module.int64 is np.int64
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_allclose(fn(x)[0], step(x))
+
+    monkeypatch.setattr(compile_module, "_NUMPY_LAZY", frozenset({"tanh"}))
+    assert compile_graph(build(step, (np.float32, (4,)))).function.__globals__["np"] is np

@@ -54,3 +54,28 @@ def test_a_bad_call_names_the_function_like_python():
         Signature.of(Model.step, skip_first=True).canonicalize((), {})
     with pytest.raises(TypeError, match=r"scale\(\) got an unexpected keyword argument 'm'"):
         Signature.of(scale).canonicalize((1,), {"m": 3})
+
+
+def test_plain_function_read_off_its_code_matches_inspect():
+    import functools
+    import inspect
+
+    def plain(a, b=2, c=3):
+        return a
+
+    def positional_only(a, /, b):
+        return a
+
+    @functools.wraps(plain)
+    def wrapper(*args, **kwargs):
+        return plain(*args, **kwargs)
+
+    for func in (plain, positional_only, wrapper, lambda: 0):
+        sig = Signature.of(func)
+        expected = inspect.signature(func)
+        assert sig.names == tuple(expected.parameters)
+        assert sig.kinds == tuple(p.kind for p in expected.parameters.values())
+        assert sig.signature == expected
+    assert Signature.of(wrapper).names == ("a", "b", "c")  # follows __wrapped__, as inspect does
+    assert Signature.of(plain, skip_first=True).signature == inspect.signature(functools.partial(plain, 1))
+    assert Signature.of(plain).canonicalize((1,), {"c": 5}) == (1, 2, 5)
