@@ -52,6 +52,7 @@ from autograph.converters import (
     unsupported,
 )
 from autograph.converters.context import Context, Options
+from autograph.converters.expression_scope import rewrite_expressions
 from autograph.source.emitter import emit
 from autograph.source.naming import Namespace
 from autograph.source.parsing import parse_source
@@ -110,8 +111,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if census.refused is not None:
         unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):
-        for converter in (conditional_expressions, logical_expressions, call_trees):
-            converter.transform(fn, ctx)
+        _run_passes(fn, ctx, [conditional_expressions, logical_expressions, call_trees])
         return
     if "super" in census.names:
         super_calls.transform(fn, ctx)
@@ -120,8 +120,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         ctx.within = catching.expressions_within(fn, ctx)
     if not census.branches and not census.functions and not census.found & _JUMPS:
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
-        for converter in _needed_passes(fn, census):
-            converter.transform(fn, ctx)
+        _run_passes(fn, ctx, _needed_passes(fn, census))
         return
     activity = Activity.of_function(fn)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
@@ -135,8 +134,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if converted:  # the nested conversions added names and constructs
         census = take_census(fn)
         ctx.namespace = Namespace(census.names)
-    for converter in _needed_passes(fn, census):
-        converter.transform(fn, ctx)
+    _run_passes(fn, ctx, _needed_passes(fn, census))
     if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
@@ -178,6 +176,26 @@ def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[t
         (call_trees, True),
     )
     return [converter for converter, needed in wanted if needed]
+
+
+# expression passes whose rewrites, given together, one walk runs (see expression_scope): they
+# act on different node classes and read nothing the other rewrites. Not conditional
+# expressions: an if_exp call quotes its test as it reads before the and/or rewrite.
+_FUSED = (logical_expressions, call_trees)
+
+
+def _run_passes(fn: gast.FunctionDef | gast.Lambda, ctx: Context, passes: list[types.ModuleType]) -> None:
+    """Run `passes` in order, adjacent fused expression passes in one walk of `fn`."""
+    pending: dict[type, Callable] = {}
+    for converter in passes:
+        if converter in _FUSED:
+            pending.update(converter.rewrites(fn, ctx))
+            continue
+        if pending:
+            rewrite_expressions(fn, pending)
+            pending = {}
+        converter.transform(fn, ctx)
+    rewrite_expressions(fn, pending)
 
 
 # a one-name unpacking reads as a tuple: `(x,) = state` rather than `x, = state`

@@ -17,11 +17,11 @@ import gast
 
 from autograph.analysis.activity import scope_names
 from autograph.converters.context import Context
-from autograph.converters.expression_scope import ExpressionTransformer
+from autograph.converters.expression_scope import Rewrite, rewrite_expressions
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
 
-__all__ = ["transform", "SAFE_PACKAGES"]
+__all__ = ["rewrites", "transform", "SAFE_PACKAGES"]
 
 # modules whose functions never need conversion; math's are C functions over Python numbers
 SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime", "math"})
@@ -51,7 +51,7 @@ def _has_override(module: str, func: gast.expr) -> bool:
         return False
 
 
-class _Calls(ExpressionTransformer):
+class _Calls:
     def __init__(self, ctx: Context, local_names: frozenset[str]) -> None:
         self.ctx = ctx
         self.local_names = local_names
@@ -77,8 +77,8 @@ class _Calls(ExpressionTransformer):
         module = self.ctx.module_of(name)
         return module is not None and module.split(".")[0] in SAFE_PACKAGES and not _has_override(module, func)
 
-    def visit_Call(self, node: gast.Call) -> gast.expr:
-        self.generic_visit(node)
+    def call(self, node: gast.Call) -> gast.expr:
+        """`node` through converted_call, unless direct; its callee and arguments are rewritten already."""
         if self._direct(node.func):
             return node
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
@@ -94,13 +94,22 @@ class _Calls(ExpressionTransformer):
         return new
 
 
-def transform(node: gast.AST, ctx: Context) -> gast.AST:
-    """Route the function's calls through converted_call (unless the conversion is not recursive)."""
+def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
+    """The rewrite of calls, for `rewrite_expressions` (none when the conversion is not recursive).
+
+    Reads the function's own scope: other rewrites given in the same walk
+    must bind no name there (and/or and conditional expressions bind none).
+    """
     if not ctx.options.recursive:
-        return node
+        return {}
     # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
     local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
-    _Calls(ctx, local_names).run(node)
+    return {gast.Call: _Calls(ctx, local_names).call}
+
+
+def transform(node: gast.AST, ctx: Context) -> gast.AST:
+    """Route the function's calls through converted_call (unless the conversion is not recursive)."""
+    rewrite_expressions(node, rewrites(node, ctx))
     return node
