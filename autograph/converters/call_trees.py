@@ -20,6 +20,7 @@ from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
+from runtime.operators.builtins import OVERRIDES
 
 __all__ = ["rewrites", "transform", "SAFE_PACKAGES"]
 
@@ -36,8 +37,6 @@ def _root(node: gast.expr) -> gast.expr:
 
 def _has_override(module: str, func: gast.expr) -> bool:
     """NumPy calls with a staged replacement (np.asarray, np.zeros) go through converted_call."""
-    from runtime.operators.builtins import OVERRIDES
-
     attrs = []
     while isinstance(func, gast.Attribute):
         attrs.insert(0, func.attr)
@@ -70,8 +69,6 @@ class _Calls:
                 return True
             value = self.ctx.value_of(name)
             if value is not None and getattr(builtins, name, None) is value:
-                from runtime.operators.builtins import OVERRIDES
-
                 return value not in OVERRIDES
             return False
         module = self.ctx.module_of(name)
