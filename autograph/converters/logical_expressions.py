@@ -72,16 +72,23 @@ class _Logical:
             return node
         self.ctx.lazy_operands = True
         operands = [node.left, *node.comparators]
+        last = len(operands) - 1
         parts = [
-            gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
+            gast.Compare(left=_reread(operands[i], i, last), ops=[op], comparators=[_reread(operands[i + 1], i + 1, last)])
             for i, op in enumerate(node.ops)
         ]
         return self._calls(node, "ag__.and_(a, lambda: b)", parts)
 
 
-def _reread(node: gast.expr, index: int) -> gast.expr:
-    """A fresh copy for middle operands, which appear in two comparisons."""
-    if index == 0:
+def _reread(node: gast.expr, index: int, last: int) -> gast.expr:
+    """A fresh copy for middle operands, which appear in two comparisons.
+
+    The first and last operands appear once and stay the user's nodes, with
+    their locations (a copy is parsed anew: its lines start at 1). The last
+    one may hold calls that another rewrite given in the same walk has
+    rewritten already; kept as it is, it is the same tree in either order.
+    """
+    if index == 0 or index == last:
         return node
     return gast.parse(gast.unparse(node).strip(), mode="eval").body
 
