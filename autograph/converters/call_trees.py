@@ -86,9 +86,10 @@ class _Calls:
             )
         else:
             kwargs = constant(None)
-        new = replace_expr("ag__.converted_call(func, args, kwargs)", func=node.func, args=args, kwargs=kwargs)
-        inherit_location(new, node)
-        return new
+        # the template's own nodes take the call's location as they are made; only the parts made
+        # here (and any part of the call an earlier rewrite left without one) are walked for it
+        inherit_location([node.func, args, kwargs], node)
+        return replace_expr("ag__.converted_call(func, args, kwargs)", node, func=node.func, args=args, kwargs=kwargs)
 
 
 def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
