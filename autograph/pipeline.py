@@ -4,7 +4,7 @@
     -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
     -> nested functions (each converted on its own)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
-    -> conditional, logical, call expressions
+    -> conditional expressions -> and/or, not, chains and calls (one walk: `_FUSED`)
     -> analyses (once) -> control flow -> hoisting, bindings
 
 Passes with nothing to rewrite are skipped, and a function with no if, while
