@@ -18,8 +18,8 @@ from typing import TypeVar
 from autograph.converted_call import DO_NOT_CONVERT
 from autograph.converters.context import Options
 from autograph.display import Code
+from autograph.live_conversion import convert_live, load_converted
 from autograph.namespace import AG
-from autograph.pipeline import convert_live, load_converted
 from autograph.source.diagnostics import no_source_error
 
 __all__ = ["convert", "to_code", "do_not_convert"]

@@ -70,8 +70,8 @@ def _target(func: types.FunctionType) -> object:
     target = func
     if is_convertible(func):
         from autograph.converters.context import Options
+        from autograph.live_conversion import convert_live
         from autograph.namespace import AG
-        from autograph.pipeline import convert_live
 
         try:
             target = convert_live(func, Options(), AG)

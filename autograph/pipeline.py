@@ -1,30 +1,28 @@
-"""Pipeline: runs the converters over one function, in order, and caches the result.
+"""Pipeline: runs the converters over one function, in order, and prints the result.
 
     census (one walk: names, pass triggers, syntax checks)
     -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
     -> nested functions (each converted on its own)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
-    -> conditional, logical, call expressions
+    -> conditional expressions -> and/or, not, chains and calls (one walk: `_FUSED`)
     -> analyses (once) -> control flow -> hoisting, bindings
 
 Passes with nothing to rewrite are skipped, and a function with no if, while
 or for stops after the expression passes. Each conversion runs with the
 cyclic garbage collector paused (`collection_paused`).
 
-Two entries: `convert_live` for a function object (source from inspect,
-compiled and bound to the user's globals and cells, cached by code object and
-options) and `convert_source` for a file's text, which is never imported or run.
+Two entries: `convert_source` here, for a file's text, which is never
+imported or run, and `live_conversion.convert_live` for a function object
+(source from inspect, compiled and bound to the user's globals and cells,
+cached by code object and options).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import gc
-import linecache
 import re
-import threading
 import types
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -54,20 +52,12 @@ from autograph.converters import (
     unsupported,
 )
 from autograph.converters.context import Context, Options
+from autograph.converters.expression_scope import rewrite_expressions
 from autograph.source.emitter import emit
-from autograph.source.loader import (
-    FACTORY_LINES,
-    LoadedCode,
-    bind_function,
-    compile_function,
-    unique_filename,
-)
 from autograph.source.naming import Namespace
-from autograph.source.origins import LineOrigins
-from autograph.source.parsing import parse_function, parse_source, strip_decorators
-from autograph.source.resolution import LiveNames, StaticNames
+from autograph.source.parsing import parse_source
+from autograph.source.resolution import StaticNames
 from runtime.errors import ConversionError
-from runtime.origin import register_source_map
 
 __all__ = [
     "ConvertedFunction",
@@ -76,8 +66,6 @@ __all__ = [
     "convert_node",
     "generate",
     "convert_source",
-    "load_converted",
-    "convert_live",
     "collection_paused",
 ]
 
@@ -123,8 +111,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if census.refused is not None:
         unsupported.refuse(census.refused, ctx)
     if isinstance(fn, gast.Lambda):
-        for converter in (conditional_expressions, logical_expressions, call_trees):
-            converter.transform(fn, ctx)
+        _run_passes(fn, ctx, [conditional_expressions, logical_expressions, call_trees])
         return
     if "super" in census.names:
         super_calls.transform(fn, ctx)
@@ -133,8 +120,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         ctx.within = catching.expressions_within(fn, ctx)
     if not census.branches and not census.functions and not census.found & _JUMPS:
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
-        for converter in _needed_passes(fn, census):
-            converter.transform(fn, ctx)
+        _run_passes(fn, ctx, _needed_passes(fn, census))
         return
     activity = Activity.of_function(fn)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
@@ -148,8 +134,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if converted:  # the nested conversions added names and constructs
         census = take_census(fn)
         ctx.namespace = Namespace(census.names)
-    for converter in _needed_passes(fn, census):
-        converter.transform(fn, ctx)
+    _run_passes(fn, ctx, _needed_passes(fn, census))
     if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
@@ -193,6 +178,26 @@ def _needed_passes(fn: gast.FunctionDef, census: Census | None = None) -> list[t
     return [converter for converter, needed in wanted if needed]
 
 
+# expression passes whose rewrites, given together, one walk runs (see expression_scope): they
+# act on different node classes and read nothing the other rewrites. Not conditional
+# expressions: an if_exp call quotes its test as it reads before the and/or rewrite.
+_FUSED = (logical_expressions, call_trees)
+
+
+def _run_passes(fn: gast.FunctionDef | gast.Lambda, ctx: Context, passes: list[types.ModuleType]) -> None:
+    """Run `passes` in order, adjacent fused expression passes in one walk of `fn`."""
+    pending: dict[type, Callable] = {}
+    for converter in passes:
+        if converter in _FUSED:
+            pending.update(converter.rewrites(fn, ctx))
+            continue
+        if pending:
+            rewrite_expressions(fn, pending)
+            pending = {}
+        converter.transform(fn, ctx)
+    rewrite_expressions(fn, pending)
+
+
 # a one-name unpacking reads as a tuple: `(x,) = state` rather than `x, = state`
 _SINGLE_STATE = re.compile(r"(\s*)(\w+,) = (\w+)")
 
@@ -227,14 +232,6 @@ def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
     """Print a converted tree as readable source: one statement per line, no blank lines."""
     emitted = emit(fn)
     return Generated(_one_name_unpackings(emitted.text) + "\n", emitted.starts)
-
-
-def source_map(generated: Generated, settings: Settings, function: str, filename: str) -> LineOrigins:
-    """Line `n` of the generated file `filename` -> the user's Origin (file, line, text), made on first use."""
-    last_line = FACTORY_LINES + generated.source.count("\n")
-    lines = linecache.getlines(settings.filename)
-    user_file, first_line = settings.filename, settings.first_line
-    return LineOrigins(filename, generated.starts, last_line, user_file, first_line, lines, function, FACTORY_LINES)
 
 
 @contextmanager
@@ -341,63 +338,3 @@ def _top_functions(module: gast.Module, prefix: str = ""):
             yield prefix + node.name, node
         elif isinstance(node, gast.ClassDef):
             yield from _top_functions(node, prefix + node.name + ".")
-
-
-# --- live functions -------------------------------------------------------------
-
-_LOCK = threading.Lock()
-# code object -> {options: LoadedCode}; weak, so unloading a function frees its conversion
-_CODE_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _ours() -> tuple[object, ...]:
-    """This package's decorators, looked up lazily (the package imports this module)."""
-    import autograph
-    from autograph import api
-    from autograph.tracing import function as function_module
-
-    return (autograph.function, autograph.do_not_convert, function_module.function, api.do_not_convert)
-
-
-def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
-    """The compiled conversion of `func`'s code (cached by code object and options)."""
-    code = func.__code__
-    with _LOCK:
-        found = _CODE_CACHE.get(code, {}).get(options)
-    if found is not None:
-        return found
-    with collection_paused():
-        loaded = _load(func, options)
-    with _LOCK:
-        _CODE_CACHE.setdefault(code, {})[options] = loaded
-    return loaded
-
-
-def _load(func: types.FunctionType, options: Options) -> LoadedCode:
-    code = func.__code__
-    parsed = parse_function(func)
-    names = LiveNames(func, _ours())
-    settings = Settings(
-        filename=parsed.filename,
-        first_line=parsed.first_line,
-        options=options,
-        is_ours=names.is_ours_decorator,
-        module_of=names.module_of,
-        value_of=names.value_of,
-        indent=parsed.indent,
-        in_class="__class__" in code.co_freevars,
-    )
-    node = parsed.node
-    if isinstance(node, gast.FunctionDef):
-        strip_decorators(node, names.is_ours_decorator)
-    convert_node(node, settings)
-    generated = generate(node)
-    filename = unique_filename(parsed.filename, func.__qualname__)
-    loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
-    register_source_map(filename, source_map(generated, settings, func.__qualname__, filename))
-    return loaded
-
-
-def convert_live(func: types.FunctionType, options: Options, namespace: object) -> types.FunctionType:
-    """A converted copy of `func` bound to its globals, closure cells and defaults."""
-    return bind_function(load_converted(func, options), func, namespace)

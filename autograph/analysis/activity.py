@@ -60,6 +60,7 @@ class Effects(NamedTuple):
 
 
 _NONE = Effects()
+_EMPTY: frozenset[str] = frozenset()
 
 
 class _Collector:
@@ -67,7 +68,10 @@ class _Collector:
 
     `scopes=False` collects bindings only: nested scopes' free names (reads)
     are skipped, so the walk never descends into nested functions at all.
+    Slotted: one is made per statement and expression part the CFG reads.
     """
+
+    __slots__ = ("memo", "scopes", "reads", "writes", "maybe_writes", "captured", "globals", "nonlocals", "functions")
 
     def __init__(self, memo: dict[gast.AST, frozenset[str]] | None = None, scopes: bool = True) -> None:
         self.memo = memo
@@ -239,7 +243,9 @@ def expression_effects(node: gast.AST | None, memo: dict[gast.AST, frozenset[str
         return _NONE
     collector = _Collector(memo)
     collector.visit(node)
-    return Effects(frozenset(collector.reads), frozenset(collector.writes), frozenset(collector.maybe_writes))
+    writes, maybe = collector.writes, collector.maybe_writes
+    # most expressions bind nothing: they share the empty set
+    return Effects(frozenset(collector.reads), frozenset(writes) if writes else _EMPTY, frozenset(maybe) if maybe else _EMPTY)
 
 
 def bound_names(stmts: list[gast.AST], walrus: bool = True) -> frozenset[str]:

@@ -39,6 +39,12 @@ _TRIGGERS = {
     gast.BoolOp: "logical",
     gast.NamedExpr: "walrus",
 }
+# every class the census notes something of (the others are only walked through)
+_NOTED = frozenset(
+    set(_TRIGGERS) | _DEFINITIONS
+    | {gast.Name, gast.Attribute, gast.Return, gast.UnaryOp, gast.Compare, gast.For, gast.While, gast.Try, gast.With}
+    | {gast.Global, gast.Nonlocal, gast.alias}
+)
 # names (or attributes) a pass rewrites calls of: l.append(x), ag.set_loop_options(...)
 _TRIGGER_NAMES = frozenset({"append", "set_loop_options"})
 
@@ -85,40 +91,41 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
         is_own = bool(own)
         node = own.pop() if is_own else other.pop()
         kind = type(node)
-        if kind is gast.Name:
-            names.add(node.id)  # children still walked: a parameter's annotation holds names
-            if node.id in _TRIGGER_NAMES:
-                found.add(node.id)
-        elif kind is gast.Attribute:
-            if node.attr in _TRIGGER_NAMES:
-                found.add(node.attr)
-        elif kind is gast.Return:
-            returns += 1
-        elif kind in _TRIGGERS:
-            found.add(_TRIGGERS[kind])
-        elif kind is gast.UnaryOp:
-            if type(node.op) is gast.Not:
-                found.add("logical")
-        elif kind is gast.Compare:
-            if len(node.ops) > 1:
-                found.add("logical")
-        elif kind is gast.For or kind is gast.While:
-            if node.orelse:
-                found.add("loop_else")
-        elif kind is gast.Try:
-            found.add("try")
-            if node.finalbody:
-                found.add("finally")
-        elif kind is gast.With:
-            found.add("with")
-        elif kind in _DEFINITIONS:
-            names.add(node.name)
-            if is_own and kind is gast.FunctionDef:
-                functions.append(node)
-        elif kind is gast.Global or kind is gast.Nonlocal:
-            names.update(node.names)
-        elif kind is gast.alias:
-            names.add(node.asname or node.name.split(".")[0])
+        if kind in _NOTED:  # most nodes are none of these: one test instead of the chain
+            if kind is gast.Name:
+                names.add(node.id)  # children still walked: a parameter's annotation holds names
+                if node.id in _TRIGGER_NAMES:
+                    found.add(node.id)
+            elif kind is gast.Attribute:
+                if node.attr in _TRIGGER_NAMES:
+                    found.add(node.attr)
+            elif kind is gast.Return:
+                returns += 1
+            elif kind in _TRIGGERS:
+                found.add(_TRIGGERS[kind])
+            elif kind is gast.UnaryOp:
+                if type(node.op) is gast.Not:
+                    found.add("logical")
+            elif kind is gast.Compare:
+                if len(node.ops) > 1:
+                    found.add("logical")
+            elif kind is gast.For or kind is gast.While:
+                if node.orelse:
+                    found.add("loop_else")
+            elif kind is gast.Try:
+                found.add("try")
+                if node.finalbody:
+                    found.add("finally")
+            elif kind is gast.With:
+                found.add("with")
+            elif kind in _DEFINITIONS:
+                names.add(node.name)
+                if is_own and kind is gast.FunctionDef:
+                    functions.append(node)
+            elif kind is gast.Global or kind is gast.Nonlocal:
+                names.update(node.names)
+            elif kind is gast.alias:
+                names.add(node.asname or node.name.split(".")[0])
         if is_own:
             if kind in _BRANCHES:
                 branches = True
@@ -138,13 +145,13 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                         names.add(item.id)
                         if item.id in _TRIGGER_NAMES:
                             found.add(item.id)
-                    elif isinstance(item, gast.AST):
-                        stack.append(item)
+                    elif type(item) is not gast.Constant and isinstance(item, gast.AST):
+                        stack.append(item)  # a constant holds no name and nothing refused
             elif type(value) is gast.Name and value.annotation is None:
                 names.add(value.id)
                 if value.id in _TRIGGER_NAMES:
                     found.add(value.id)
-            elif isinstance(value, gast.AST):
+            elif type(value) is not gast.Constant and isinstance(value, gast.AST):
                 stack.append(value)
     if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
         found.add("return")

@@ -58,8 +58,15 @@ def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset()) -> Liveness
         return found
 
     nodes = cfg.nodes
-    reads = {node: mask(node.effects.reads) for node in nodes}
-    kills = {node: ~mask(node.effects.definite_writes) for node in nodes}
+    reads: dict[CfgNode, int] = {}
+    kills: dict[CfgNode, int] = {}
+    for node in nodes:  # most nodes read or bind nothing (joins), or bind only for sure
+        effects = node.effects
+        reads[node] = mask(effects.reads) if effects.reads else 0
+        writes = effects.writes
+        if writes and effects.maybe_writes:
+            writes = writes - effects.maybe_writes
+        kills[node] = ~mask(writes) if writes else -1
     live_in = dict.fromkeys(nodes, 0)
     live_out = dict(live_in)
     work = list(nodes)

@@ -76,23 +76,26 @@ class _Numbering:
 
 def _transfer(cfg: Cfg, local_names: frozenset[str], numbering: _Numbering) -> tuple[int, dict[CfgNode, tuple[int, int]]]:
     """The entry's definitions, and (kill, gen) masks of every node that binds a name."""
+    bit = numbering.bit
     start = 0
     for name in sorted(local_names):
-        start |= numbering.bit(name, UNBOUND)
+        start |= bit(name, UNBOUND)
     gen: dict[CfgNode, int] = {}
     for node in cfg.nodes:
         writes = node.effects.writes
         if writes:
-            deleted = _deletes(node)
+            deleted = _deletes(node) if type(node.ast) is gast.Delete else ()
             mask = 0
             for name in writes:
-                mask |= numbering.bit(name, UNBOUND if name in deleted else node)
+                mask |= bit(name, UNBOUND if name in deleted else node)
             gen[node] = mask
+    by_name = numbering.by_name
     transfer = {}
     for node, mask in gen.items():
+        effects = node.effects
         kill = 0
-        for name in node.effects.definite_writes:
-            kill |= numbering.by_name[name]
+        for name in effects.writes - effects.maybe_writes if effects.maybe_writes else effects.writes:
+            kill |= by_name[name]
         transfer[node] = (kill, mask)
     return start, transfer
 

@@ -21,9 +21,12 @@ each helper keeps in its `nonlocal` only the names it binds itself
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import gast
 
-from autograph.analysis.activity import ScopeNames, bound_names, scope_names
+from autograph.analysis.activity import scope_names
+from autograph.analysis.targets import block_targets
 from autograph.analysis.traversal import statements
 from autograph.source.templates import constant, replace
 
@@ -33,36 +36,56 @@ __all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
 def unresolved_nonlocals(fn: gast.FunctionDef, walrus: bool = True) -> list[str]:
     """Names declared nonlocal somewhere inside `fn` that no function from there up to `fn` binds.
 
-    `walrus=False` says `fn` holds no `:=` (`scope_names` then reads statements alone).
+    `walrus=False` says `fn` holds no `:=` (a function's bindings are then read off its statements alone).
     """
-    declared = {name for node in statements(fn.body) if type(node) is gast.Nonlocal for name in node.names}
-    return _unresolved(fn, declared, _Scopes(walrus))
+    return _unresolved(fn, _Scopes(walrus))
+
+
+class _Scope(NamedTuple):
+    """What one function's own code binds and declares (nested functions not entered)."""
+
+    own: set[str]  # names that resolve in it: bound there (parameters too) or declared nonlocal, not global
+    nonlocals: set[str]
+    bound: set[str]  # bound by its statements, names declared nonlocal or global included
+    functions: list[gast.FunctionDef]  # defined directly in it, in source order
 
 
 class _Scopes(dict):
-    """Function -> its `scope_names`, read once for both steps of the pass."""
+    """Function -> its `_Scope`, read once for both steps of the pass."""
 
     def __init__(self, walrus: bool) -> None:
         super().__init__()
         self.walrus = walrus
 
-    def __missing__(self, fn: gast.FunctionDef) -> ScopeNames:
-        found = self[fn] = scope_names(fn, self.walrus)
-        return found
+    def __missing__(self, fn: gast.FunctionDef) -> _Scope:
+        found = None if self.walrus else block_targets(fn.body)
+        if found is None:  # := (or a statement targets do not read): the full walk
+            names = scope_names(fn, self.walrus)
+            found = self[fn] = _Scope(set(names.local | names.nonlocals), set(names.nonlocals), set(names.bound), list(names.functions))
+            return found
+        args = fn.args
+        own = found.writes | found.nonlocals
+        own.update([a.id for a in args.posonlyargs + args.args + args.kwonlyargs])
+        if args.vararg is not None:
+            own.add(args.vararg.id)
+        if args.kwarg is not None:
+            own.add(args.kwarg.id)
+        if found.globals:
+            own -= found.globals
+        scope = self[fn] = _Scope(own, found.nonlocals, found.writes, found.functions)
+        return scope
 
 
-def _unresolved(fn: gast.FunctionDef, declared: set[str], scopes: _Scopes) -> list[str]:
-    """`unresolved_nonlocals`, given the names declared nonlocal at any depth under `fn`."""
+def _unresolved(fn: gast.FunctionDef, scopes: _Scopes) -> list[str]:
+    """`unresolved_nonlocals`; reads the scope of every function in `fn` into `scopes`."""
     missing: list[str] = []
     top = scopes[fn]
-    if declared <= top.local | top.nonlocals:
-        return missing  # every declaration finds `fn`'s own binding, whatever lies between
-    for child in reversed(top.functions):
-        _visit(child, top.local | top.nonlocals, scopes, missing)
+    for child in reversed(top.functions):  # last defined first: the order the inits are written in
+        _visit(child, top.own, scopes, missing)
     return missing
 
 
-def _visit(node: gast.FunctionDef, outer_locals: frozenset[str], scopes: _Scopes, missing: list[str]) -> None:
+def _visit(node: gast.FunctionDef, outer: set[str], scopes: _Scopes, missing: list[str]) -> None:
     """Add to `missing` the names `node` or a function in it declares nonlocal and nothing outside binds.
 
     A module function, not a closure calling itself: that closure would be a
@@ -70,39 +93,34 @@ def _visit(node: gast.FunctionDef, outer_locals: frozenset[str], scopes: _Scopes
     the cyclic collector runs.
     """
     scope = scopes[node]
-    for name in sorted(scope.nonlocals - outer_locals):
-        if name not in missing:
-            missing.append(name)
-    visible = outer_locals | scope.local | scope.nonlocals
-    for child in reversed(scope.functions):  # last defined first: the order the inits are written in
-        _visit(child, visible, scopes, missing)
+    if scope.nonlocals:
+        unbound = scope.nonlocals - outer
+        for name in sorted(unbound):
+            if name not in missing:
+                missing.append(name)
+    if scope.functions:
+        visible = outer | scope.own
+        for child in reversed(scope.functions):
+            _visit(child, visible, scopes, missing)
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> gast.FunctionDef:
     """Bind, at the top of `fn`, the carried names that have no binding to resolve to.
 
-    One walk of the statements finds both the declarations and the helpers,
-    and a function's names read for the first step serve the second.
+    One reading of each function's statements serves both steps: finding the
+    names to bind reads every function in `fn`, the helpers among them too.
     """
     if not generated:
         return fn
-    declared: set[str] = set()
-    helpers = []
-    for node in statements(fn.body):
-        kind = type(node)
-        if kind is gast.Nonlocal:
-            declared.update(node.names)
-        elif kind is gast.FunctionDef and id(node) in generated:
-            helpers.append(node)
     scopes = _Scopes(walrus)
-    missing = _unresolved(fn, declared, scopes)
+    missing = _unresolved(fn, scopes)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
             inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=constant(name))
         start = 1 if _has_docstring(fn) else 0
         fn.body[start:start] = inits
-    _trim(helpers, scopes)
+    _trim([node for node in scopes if id(node) in generated], scopes)
     return fn
 
 
@@ -127,7 +145,7 @@ def _trim(helpers: list[gast.FunctionDef], scopes: _Scopes) -> None:
         head = node.body[0]
         if type(head) is not gast.Nonlocal:
             continue
-        bound = scopes[node].bound if node in scopes else bound_names(node.body[1:], scopes.walrus)
+        bound = scopes[node].bound
         kept = [name for name in head.names if name in bound]
         if kept:
             head.names = kept

@@ -17,11 +17,12 @@ import gast
 
 from autograph.analysis.activity import scope_names
 from autograph.converters.context import Context
-from autograph.converters.expression_scope import ExpressionTransformer
+from autograph.converters.expression_scope import Rewrite, rewrite_expressions
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
+from runtime.operators.builtins import OVERRIDES
 
-__all__ = ["transform", "SAFE_PACKAGES"]
+__all__ = ["rewrites", "transform", "SAFE_PACKAGES"]
 
 # modules whose functions never need conversion; math's are C functions over Python numbers
 SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime", "math"})
@@ -36,8 +37,6 @@ def _root(node: gast.expr) -> gast.expr:
 
 def _has_override(module: str, func: gast.expr) -> bool:
     """NumPy calls with a staged replacement (np.asarray, np.zeros) go through converted_call."""
-    from runtime.operators.builtins import OVERRIDES
-
     attrs = []
     while isinstance(func, gast.Attribute):
         attrs.insert(0, func.attr)
@@ -51,7 +50,7 @@ def _has_override(module: str, func: gast.expr) -> bool:
         return False
 
 
-class _Calls(ExpressionTransformer):
+class _Calls:
     def __init__(self, ctx: Context, local_names: frozenset[str]) -> None:
         self.ctx = ctx
         self.local_names = local_names
@@ -70,15 +69,13 @@ class _Calls(ExpressionTransformer):
                 return True
             value = self.ctx.value_of(name)
             if value is not None and getattr(builtins, name, None) is value:
-                from runtime.operators.builtins import OVERRIDES
-
                 return value not in OVERRIDES
             return False
         module = self.ctx.module_of(name)
         return module is not None and module.split(".")[0] in SAFE_PACKAGES and not _has_override(module, func)
 
-    def visit_Call(self, node: gast.Call) -> gast.expr:
-        self.generic_visit(node)
+    def call(self, node: gast.Call) -> gast.expr:
+        """`node` through converted_call, unless direct; its callee and arguments are rewritten already."""
         if self._direct(node.func):
             return node
         args = gast.Tuple(elts=node.args, ctx=gast.Load())
@@ -89,18 +86,28 @@ class _Calls(ExpressionTransformer):
             )
         else:
             kwargs = constant(None)
-        new = replace_expr("ag__.converted_call(func, args, kwargs)", func=node.func, args=args, kwargs=kwargs)
-        inherit_location(new, node)
-        return new
+        # the template's own nodes take the call's location as they are made; only the parts made
+        # here (and any part of the call an earlier rewrite left without one) are walked for it
+        inherit_location([node.func, args, kwargs], node)
+        return replace_expr("ag__.converted_call(func, args, kwargs)", node, func=node.func, args=args, kwargs=kwargs)
 
 
-def transform(node: gast.AST, ctx: Context) -> gast.AST:
-    """Route the function's calls through converted_call (unless the conversion is not recursive)."""
+def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
+    """The rewrite of calls, for `rewrite_expressions` (none when the conversion is not recursive).
+
+    Reads the function's own scope: other rewrites given in the same walk
+    must bind no name there (and/or and conditional expressions bind none).
+    """
     if not ctx.options.recursive:
-        return node
+        return {}
     # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
     local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
-    _Calls(ctx, local_names).run(node)
+    return {gast.Call: _Calls(ctx, local_names).call}
+
+
+def transform(node: gast.AST, ctx: Context) -> gast.AST:
+    """Route the function's calls through converted_call (unless the conversion is not recursive)."""
+    rewrite_expressions(node, rewrites(node, ctx))
     return node

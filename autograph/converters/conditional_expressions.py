@@ -11,24 +11,22 @@ import gast
 
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
-from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
+from autograph.converters.expression_scope import Rewrite, binds_or_suspends, rewrite_expressions
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
 
-__all__ = ["transform"]
+__all__ = ["rewrites", "transform"]
 
 
-class _IfExps(ExpressionTransformer):
-    made = False  # whether an if_exp call was written
-
+class _IfExps:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def visit_IfExp(self, node: gast.IfExp) -> gast.expr:
-        self.generic_visit(node)
+    def if_exp(self, node: gast.IfExp) -> gast.expr:
+        """The call for `node`, whose operands are rewritten already (nested ones too)."""
         if binds_or_suspends([node.body, node.orelse]):
             return node
-        self.made = True
+        self.ctx.lazy_operands = True
         text = gast.unparse(node.test).strip()
         new = replace_expr(
             "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
@@ -44,9 +42,12 @@ class _IfExps(ExpressionTransformer):
         return new
 
 
+def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
+    """The rewrite of conditional expressions, for `rewrite_expressions`."""
+    return {gast.IfExp: _IfExps(ctx).if_exp}
+
+
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite every conditional expression of the function."""
-    rewrite = _IfExps(ctx)
-    rewrite.run(node)
-    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
+    rewrite_expressions(node, rewrites(node, ctx))
     return node

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.analysis import Analyses
-from autograph.analysis.traversal import iter_children
+from autograph.analysis.traversal import BLOCK_FIELDS
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
 
@@ -37,10 +37,16 @@ __all__ = ["JumpLowering", "contains_jump", "drop_dead_flags", "loops_in_order",
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody")
+_SCOPE_CLASSES = frozenset(_SCOPES)
+_LOOP_CLASSES = frozenset(_LOOPS)
 
 
 def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
-    """Whether `node` holds a `jump` statement that belongs to the enclosing construct."""
+    """Whether `node` holds a `jump` statement that belongs to the enclosing construct.
+
+    Jumps are statements, which live only in statement blocks (and the except
+    handlers and match cases holding them): only blocks are read, never an expression.
+    """
     if isinstance(node, _SCOPES):
         return False  # a nested function's jumps are its own
     stack = [node]
@@ -48,13 +54,17 @@ def contains_jump(node: gast.AST, jump: type, into_loops: bool) -> bool:
         current = stack.pop()
         if isinstance(current, jump):
             return True
-        for child in iter_children(current):
-            if isinstance(child, _SCOPES):
+        for field in BLOCK_FIELDS[type(current)]:
+            block = getattr(current, field, None)
+            if type(block) is not list:
                 continue
-            if not into_loops and isinstance(child, _LOOPS):
-                stack.extend(child.orelse)  # a loop's else: belongs to the enclosing loop
-                continue
-            if isinstance(child, (gast.stmt, gast.excepthandler, gast.match_case)):
+            for child in block:
+                kind = type(child)
+                if kind in _SCOPE_CLASSES:
+                    continue
+                if not into_loops and kind in _LOOP_CLASSES:
+                    stack.extend(child.orelse)  # a loop's else: belongs to the enclosing loop
+                    continue
                 stack.append(child)
     return False
 

@@ -21,11 +21,11 @@ import gast
 
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
-from autograph.converters.expression_scope import ExpressionTransformer, binds_or_suspends
+from autograph.converters.expression_scope import Rewrite, binds_or_suspends, rewrite_expressions
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace_expr
 
-__all__ = ["transform"]
+__all__ = ["rewrites", "transform"]
 
 _FUNCTIONS = {gast.And: "ag__.and_", gast.Or: "ag__.or_"}
 
@@ -36,8 +36,8 @@ def _rereadable(node: gast.expr) -> bool:
     return isinstance(node, (gast.Name, gast.Constant))
 
 
-class _Logical(ExpressionTransformer):
-    made = False  # whether an and_/or_ call was written (not_ takes no lazy operand)
+class _Logical:
+    """The rewrites of one function's nodes; each node's operands are rewritten already."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -53,45 +53,53 @@ class _Logical(ExpressionTransformer):
         inherit_location(result, node)
         return result
 
-    def visit_BoolOp(self, node: gast.BoolOp) -> gast.expr:
-        self.generic_visit(node)
+    def bool_op(self, node: gast.BoolOp) -> gast.expr:
         if binds_or_suspends(node.values):
             return node
-        self.made = True
+        self.ctx.lazy_operands = True  # an and_/or_ call (not_ takes no lazy operand)
         return self._calls(node, f"{_FUNCTIONS[type(node.op)]}(a, lambda: b)", node.values)
 
-    def visit_UnaryOp(self, node: gast.UnaryOp) -> gast.expr:
-        self.generic_visit(node)
+    def unary_op(self, node: gast.UnaryOp) -> gast.expr:
         if not isinstance(node.op, gast.Not):
             return node
         new = replace_expr("ag__.not_(a)", a=node.operand)
         inherit_location(new, node)
         return new
 
-    def visit_Compare(self, node: gast.Compare) -> gast.expr:
-        self.generic_visit(node)
+    def compare(self, node: gast.Compare) -> gast.expr:
         middles = node.comparators[:-1]
         if len(node.ops) < 2 or not all(_rereadable(m) for m in middles) or binds_or_suspends(node.comparators):
             return node
-        self.made = True
+        self.ctx.lazy_operands = True
         operands = [node.left, *node.comparators]
+        last = len(operands) - 1
         parts = [
-            gast.Compare(left=_reread(operands[i], i), ops=[op], comparators=[_reread(operands[i + 1], i + 1)])
+            gast.Compare(left=_reread(operands[i], i, last), ops=[op], comparators=[_reread(operands[i + 1], i + 1, last)])
             for i, op in enumerate(node.ops)
         ]
         return self._calls(node, "ag__.and_(a, lambda: b)", parts)
 
 
-def _reread(node: gast.expr, index: int) -> gast.expr:
-    """A fresh copy for middle operands, which appear in two comparisons."""
-    if index == 0:
+def _reread(node: gast.expr, index: int, last: int) -> gast.expr:
+    """A fresh copy for middle operands, which appear in two comparisons.
+
+    The first and last operands appear once and stay the user's nodes, with
+    their locations (a copy is parsed anew: its lines start at 1). The last
+    one may hold calls that another rewrite given in the same walk has
+    rewritten already; kept as it is, it is the same tree in either order.
+    """
+    if index == 0 or index == last:
         return node
     return gast.parse(gast.unparse(node).strip(), mode="eval").body
 
 
+def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
+    """The rewrites of `and`/`or`, `not` and chains, for `rewrite_expressions`."""
+    logical = _Logical(ctx)
+    return {gast.BoolOp: logical.bool_op, gast.UnaryOp: logical.unary_op, gast.Compare: logical.compare}
+
+
 def transform(node: gast.AST, ctx: Context) -> gast.AST:
     """Rewrite `and`, `or`, `not` and chained comparisons of the function."""
-    rewrite = _Logical(ctx)
-    rewrite.run(node)
-    ctx.lazy_operands = ctx.lazy_operands or rewrite.made
+    rewrite_expressions(node, rewrites(node, ctx))
     return node

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.traversal import iter_children
+from autograph.analysis.traversal import BLOCK_FIELDS
 from autograph.converters.context import Context
 from autograph.converters.guards import JumpLowering, contains_jump, without
 from autograph.source.origins import inherit_location
@@ -28,6 +28,7 @@ from autograph.source.templates import constant, load_name, replace
 __all__ = ["transform", "always_returns"]
 
 _NESTED_BLOCKS = ("body", "orelse", "finalbody")
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef})
 
 
 def always_returns(block: list[gast.stmt]) -> bool:
@@ -72,14 +73,19 @@ def _absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
 
 
 def _returns(node: gast.FunctionDef) -> int:
+    """The returns of the function's own code: statements, so only statement blocks are read."""
     count = 0
     stack = list(node.body)
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, gast.Return):
+        kind = type(stmt)
+        if kind is gast.Return:
             count += 1
-        elif not isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            stack.extend(c for c in iter_children(stmt) if isinstance(c, (gast.stmt, gast.excepthandler, gast.match_case)))
+        elif kind not in _SCOPES:
+            for field in BLOCK_FIELDS[kind]:
+                block = getattr(stmt, field, None)
+                if type(block) is list:
+                    stack.extend(block)
     return count
 
 

@@ -225,7 +225,7 @@ def test_recursion_and_cache():
     converted = ag.convert(recursive_sum)
     assert converted(10) == 55
     from autograph.converters.context import Options
-    from autograph.pipeline import load_converted
+    from autograph.live_conversion import load_converted
 
     assert load_converted(recursive_sum, Options()) is load_converted(recursive_sum, Options())
 

@@ -7,7 +7,7 @@ import gc
 import pytest
 
 import autograph as ag
-from autograph import pipeline
+from autograph import live_conversion
 from autograph.analysis.cfg import CfgNode
 from runtime.errors import ConversionError
 
@@ -37,13 +37,13 @@ def collector_state():
 
 def test_collector_is_off_during_a_conversion_and_on_after(monkeypatch, collector_state):
     seen = []
-    original = pipeline.generate
+    original = live_conversion.generate
 
     def generate(fn):
         seen.append(gc.isenabled())
         return original(fn)
 
-    monkeypatch.setattr(pipeline, "generate", generate)
+    monkeypatch.setattr(live_conversion, "generate", generate)
     gc.enable()
     ag.convert(lambda x: x + 1)
     assert seen == [False]

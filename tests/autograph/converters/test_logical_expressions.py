@@ -53,3 +53,20 @@ def walrus_in_first_operand(values):
 
 def test_walrus_operand_keeps_its_scope():
     assert_same(walrus_in_first_operand, [3, 2, 0])
+
+
+def test_chained_comparison_last_operand_keeps_its_location():
+    """Middles are copied (they appear twice); the first and last operands stay the user's nodes."""
+    import gast
+
+    from autograph.converters.context import Context
+    from autograph.source.naming import Namespace
+
+    fn = gast.parse("def f(a, b):\n    x = 0\n    return a < b < len(a)\n").body[0]
+    last = fn.body[1].value.comparators[-1]
+    ctx = Context(filename="t.py", first_line=1, function_name="f", namespace=Namespace.for_tree(fn))
+    logical_expressions.transform(fn, ctx)
+    call = fn.body[1].value
+    second = call.args[1].body  # ag__.and_(a < b, lambda: b < len(a))
+    assert second.comparators[0] is last and last.lineno == 3
+    assert second.left is not fn.body[1].value.args[0].comparators[0]  # b: a copy in each comparison
