@@ -38,11 +38,18 @@ class Analyses:
     composites: CompositeTargets = field(default_factory=CompositeTargets)
     _closure_writes: ClosureWrites | None = None
 
-    def closure_writes(self, block: list[gast.stmt]) -> frozenset[str]:
+    def closure_writes(self, block: list[gast.AST]) -> frozenset[str]:
         """Names the nested functions `block` calls set through `nonlocal` (see closure_writes.py)."""
+        return self._writes().in_block(block, self.activity)
+
+    def closure_setters(self, node: gast.AST) -> dict[str, str]:
+        """Name -> the nested function `node` calls that sets it through `nonlocal`."""
+        return self._writes().setters(node, self.activity)
+
+    def _writes(self) -> ClosureWrites:
         if self._closure_writes is None:
             self._closure_writes = ClosureWrites.of_function(self.activity)
-        return self._closure_writes.in_block(block, self.activity)
+        return self._closure_writes
 
     def live_after(self, stmt: gast.stmt) -> frozenset[str]:
         return self.liveness.before(self.cfg.join_of[stmt])

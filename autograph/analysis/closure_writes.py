@@ -15,7 +15,8 @@ of the statement's own activity:
 to the names it declares `nonlocal`, with those of the sibling functions it
 reads (calls) folded in, so a helper calling `bump` sets `count` as well.
 `in_block(block, activity)` gives the names a block sets that way: those of
-every such function the block reads.
+every such function the block reads; `setters(node, activity)` says which
+function sets each (a staged while's test may not, and the error names it).
 """
 
 from __future__ import annotations
@@ -86,3 +87,17 @@ class ClosureWrites:
             for name in activity.effects(stmt).reads & self.writers.keys():
                 found |= self.writers[name]
         return frozenset(found)
+
+    def setters(self, node: gast.AST, activity: Activity) -> dict[str, str]:
+        """Each name the nested functions `node` reads may set -> the first such function, by name.
+
+        Only for error messages: a staged while's test may not set a loop
+        variable, and the error names the function that does (`bump` sets `n`).
+        """
+        found: dict[str, str] = {}
+        if not self.writers:
+            return found
+        for function in sorted(activity.effects(node).reads & self.writers.keys()):
+            for name in self.writers[function]:
+                found.setdefault(name, function)
+        return found

@@ -48,6 +48,9 @@ class StatePlan:
     statement, so the code after it can run with the placeholders still bound;
     `within`: the innermost such try/with, as its keyword and user line: its
     handlers would only see tracing, so the operator refuses to stage there.
+    `test_setters`: carried names a while's test makes a nested function set
+    through `nonlocal`, with that function; staged, that is refused, and the
+    error names the function.
     """
 
     names: tuple[str, ...]
@@ -59,6 +62,7 @@ class StatePlan:
     deleted: tuple[str, ...] = ()
     guarded: bool = False
     within: tuple[str, int] | None = None
+    test_setters: tuple[tuple[str, str], ...] = ()
 
     @property
     def local_names(self) -> list[str]:
@@ -95,13 +99,16 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     modified = activity.modified(node.body) | analyses.closure_writes(node.body)
     if isinstance(node, gast.For):
         modified |= activity.effects(node.target).writes
-    else:
-        modified |= activity.effects(node.test).writes
+    else:  # a while's test runs at every iteration: what it binds, or makes a nested function set
+        modified |= activity.effects(node.test).writes | analyses.closure_writes([node.test])
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node))) + analyses.composites.modified(node.body, modified)
     unbound = _unbound(node, names, analyses)
     still, deleted = _still(node, names, unbound, analyses)
-    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
+    setters = analyses.closure_setters(node.test) if isinstance(node, gast.While) else {}
+    test_setters = tuple((n, setters[n]) for n in names if n in setters)
+    globals_ = tuple(sorted(modified & activity.globals))
+    return StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters)
 
 
 def _still(

@@ -340,3 +340,45 @@ def test_a_staged_while_whose_test_assigns_a_loop_variable_is_refused():
     with pytest.raises(ag.errors.StagingError, match=r"the test of a staged while loop assigns 'n'"):
         count_to(np.int64(3))
     assert count_to(3) == 3  # a Python while: as Python
+
+
+def test_a_staged_while_whose_test_calls_a_nonlocal_setter_names_the_function():
+    def count_to(x):
+        n = 0
+
+        def bump():
+            nonlocal n
+            n += 1
+            return n
+
+        while bump() < x:
+            pass
+        return n
+
+    # the test's tensor would leak out of the condition graph (or the loop never end)
+    with pytest.raises(ag.errors.StagingError) as info:
+        ag.function(count_to)(np.int64(3))
+    message = str(info.value)
+    assert "calls 'bump', which sets 'n' through nonlocal" in message
+    assert f"test_limitations.py:{count_to.__code__.co_firstlineno + 8}" in message
+    assert "Call 'bump' outside the test" in message
+    assert ag.function(count_to)(3) == 3  # a Python while: as Python
+
+
+def test_the_fix_for_a_nonlocal_setter_in_a_while_test_stages():
+    @ag.function
+    def count_to(x):
+        n = 0
+
+        def bump():
+            nonlocal n
+            n += 1
+
+        bump()
+        while n < x:
+            bump()
+        return n
+
+    assert count_to(np.int64(3)) == 3
+    assert count_to(np.int64(7)) == 7
+    assert count_to.experimental_get_tracing_count() == 1
