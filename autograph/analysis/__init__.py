@@ -16,7 +16,7 @@ import gast
 
 from autograph.analysis.activity import Activity
 from autograph.analysis.cfg import Cfg, build_cfg
-from autograph.analysis.closure_writes import ClosureWrites
+from autograph.analysis.closure_writes import ClosureWrites, closure_reads
 from autograph.analysis.composites import CompositeTargets
 from autograph.analysis.liveness import Liveness, compute_liveness
 from autograph.analysis.reaching_definitions import (
@@ -37,6 +37,7 @@ class Analyses:
     definitions: ReachingDefinitions
     composites: CompositeTargets = field(default_factory=CompositeTargets)
     _closure_writes: ClosureWrites | None = None
+    _closure_reads: frozenset[str] | None = None
 
     def closure_writes(self, block: list[gast.AST]) -> frozenset[str]:
         """Names the nested functions `block` calls set through `nonlocal` (see closure_writes.py)."""
@@ -45,6 +46,12 @@ class Analyses:
     def closure_setters(self, node: gast.AST) -> dict[str, str]:
         """Name -> the nested function `node` calls that sets it through `nonlocal`."""
         return self._writes().setters(node, self.activity)
+
+    def closure_reads(self) -> frozenset[str]:
+        """Names nested scopes may read, so never given a placeholder (see closure_writes.py)."""
+        if self._closure_reads is None:
+            self._closure_reads = closure_reads(self.activity)
+        return self._closure_reads
 
     def _writes(self) -> ClosureWrites:
         if self._closure_writes is None:

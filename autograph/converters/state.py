@@ -11,6 +11,7 @@ analyses would no longer see as the same scope).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import gast
@@ -91,7 +92,8 @@ def plan_if(node: gast.If, analyses: Analyses) -> StatePlan:
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
     still, deleted = _still(node, names, unbound, analyses)
-    return StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
+    plan = StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
+    return _closures_see_unbound(plan, analyses)
 
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
@@ -108,7 +110,31 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
     setters = analyses.closure_setters(node.test) if isinstance(node, gast.While) else {}
     test_setters = tuple((n, setters[n]) for n in names if n in setters)
     globals_ = tuple(sorted(modified & activity.globals))
-    return StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters)
+    plan = StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters)
+    return _closures_see_unbound(plan, analyses)
+
+
+def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
+    """A carried name a nested function reads is left unbound rather than given the placeholder.
+
+    The user's function `get` reading `last` before the code after a return
+    binds it raises NameError in Python; with `last = ag__.Undefined('last')`
+    it would return the placeholder. Such a name is read like one a `del` may
+    unbind (`ag__.value_or_undefined` in get_state, `holds_undefined` after).
+    A read in the statement's own code then fails with Python's NameError for a
+    free variable, where the original raises its subclass UnboundLocalError.
+    """
+    if not (set(plan.unbound) & analyses.activity.captured):
+        return plan
+    read = analyses.closure_reads()
+    closed = tuple(n for n in plan.unbound if n in read)
+    if not closed:
+        return plan
+    return dataclasses.replace(
+        plan,
+        unbound=tuple(n for n in plan.unbound if n not in closed),
+        deleted=tuple(n for n in plan.names if n in closed or n in plan.deleted),
+    )
 
 
 def _still(
