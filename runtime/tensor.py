@@ -8,6 +8,7 @@ code is a StagingError that says what to do instead.
 
 from __future__ import annotations
 
+import dis
 import sys
 from typing import Any
 
@@ -23,6 +24,15 @@ __all__ = ["Tensor", "record", "as_node", "constant_node"]
 
 # code names of the frames comprehensions run in (before Python 3.12 inlines them)
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+
+
+_CONTAINS_OP = dis.opmap.get("CONTAINS_OP")
+
+
+def _is_containment_test(frame: Any) -> bool:
+    """Whether `frame` is running an `in` / `not in` test (the bool of a Tensor it compared)."""
+    code = frame.f_code.co_code
+    return _CONTAINS_OP is not None and 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _CONTAINS_OP
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -123,7 +133,13 @@ class Tensor:
         return error
 
     def __bool__(self) -> bool:
-        if sys._getframe(1).f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
+        caller = sys._getframe(1)
+        if _is_containment_test(caller):  # `x in [1, 2]`: list.__contains__ asks bool(x == item)
+            raise self._concrete_use(
+                "bool", "`in` and `not in` compare a Tensor with each item and test the result as a "
+                "Python bool: write np.isin(x, items) (or np.any(x == items)) instead."
+            )
+        if caller.f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
             raise self._concrete_use(
                 "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
                 "(staged), or select with a boolean mask (x[x > 0]) or np.where."

@@ -606,3 +606,26 @@ def relu(x):
 def test_python_scalar_in_one_branch_takes_the_tensor_dtype():
     assert relu(np.float32(1.5)) == 1.5
     assert relu(np.float32(-1.5)) == 0.0 and relu(np.float32(-1.5)).dtype == np.float32
+
+
+def test_a_tensor_tested_with_in_against_a_python_list_points_to_np_isin():
+    @ag.function
+    def allowed(x):
+        if x not in [1, 2, 3]:  # <- in
+            return 0
+        return 1
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        allowed(np.int64(3))
+    message = str(info.value)
+    assert line_of(allowed.python_function, "# <- in") in message
+    assert "`in` and `not in` compare a Tensor with each item" in message
+    assert "np.isin(x, items)" in message
+
+    @ag.function
+    def fixed(x):
+        if not np.isin(x, [1, 2, 3]):
+            return 0
+        return 1
+
+    assert fixed(np.int64(3)) == 1 and fixed(np.int64(4)) == 0
