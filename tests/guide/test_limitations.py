@@ -175,6 +175,8 @@ def test_leaked_tensor_cannot_be_used(capsys):
         captures_leaked_tensor(np.int64(2))
     assert "leaked" in str(info.value)
     assert f"made at {__file__}:" in str(info.value)  # where `x = a + 1` ran
+    used_at = captures_leaked_tensor.python_function.__code__.co_firstlineno + 2  # its decorator first
+    assert f"It is used at {__file__}:{used_at}." in str(info.value)  # where `b += x` runs
     notes = "\n".join(getattr(info.value, "__notes__", []))
     if sys.version_info >= (3, 11):
         assert "b += x" in notes
