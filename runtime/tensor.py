@@ -123,12 +123,15 @@ class Tensor:
         if current_graph() is None:  # no graph will ever run it: its trace is over
             return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
+        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
+        if keyword in ("match", "case"):
+            fix = ("A match statement is not converted: its cases are tested in Python, while tracing. "
+                   "Write them as if/elif tests of the Tensor (staged), or match on a Python value.")
         article = "an" if str(self.type)[0] in "aeiou" else "a"  # an int64[] Tensor
         error = StagingError(
             f"{article} {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
             f"known only when the graph runs.{excerpt}\n{fix}"
         )
-        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
         error.converted_by = keyword if keyword in statements.split() else statements
         return error
 

@@ -629,3 +629,20 @@ def test_a_tensor_tested_with_in_against_a_python_list_points_to_np_isin():
         return 1
 
     assert fixed(np.int64(3)) == 1 and fixed(np.int64(4)) == 0
+
+
+def test_a_match_on_a_tensor_says_match_is_not_converted():
+    @ag.function
+    def code(x):
+        match x:  # <- match
+            case 0:
+                return 10
+            case _:
+                return 20
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        code(np.int64(1))
+    message = str(info.value)
+    assert line_of(code.python_function, "# <- match") in message
+    assert "A match statement is not converted" in message and "if/elif" in message
+    assert code(0) == 10 and code(1) == 20  # on Python values: as Python
