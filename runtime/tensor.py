@@ -9,6 +9,7 @@ code is a StagingError that says what to do instead.
 from __future__ import annotations
 
 import dis
+import re
 import sys
 from typing import Any
 
@@ -27,12 +28,24 @@ _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>
 
 
 _CONTAINS_OP = dis.opmap.get("CONTAINS_OP")
+_COMPREHENSION = re.compile(r"[\[({][^\])}]*\bfor\b.*\bin\b")  # [v * 2 for v in x], on one line
 
 
 def _is_containment_test(frame: Any) -> bool:
     """Whether `frame` is running an `in` / `not in` test (the bool of a Tensor it compared)."""
     code = frame.f_code.co_code
     return _CONTAINS_OP is not None and 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _CONTAINS_OP
+
+
+def _unconverted_fix(what: str, keyword: str, text: str) -> str | None:
+    """The fix for a Tensor used by a construct conversion leaves as Python (match, comprehensions)."""
+    if keyword in ("match", "case"):
+        return ("A match statement is not converted: its cases are tested in Python, while tracing. "
+                "Write them as if/elif tests of the Tensor (staged), or match on a Python value.")
+    if what == "iterator" and keyword != "for" and _COMPREHENSION.search(text):
+        return ("A comprehension is not converted: write it as a for loop (staged; append to a list "
+                "or write an ag.TensorArray), or compute it with whole-array NumPy (x * 2, x[x > 0]).")
+    return None
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -124,15 +137,15 @@ class Tensor:
             return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
         keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
-        if keyword in ("match", "case"):
-            fix = ("A match statement is not converted: its cases are tested in Python, while tracing. "
-                   "Write them as if/elif tests of the Tensor (staged), or match on a Python value.")
+        unconverted = _unconverted_fix(what, keyword, origin.text if origin is not None else "")
+        fix = unconverted or fix
         article = "an" if str(self.type)[0] in "aeiou" else "a"  # an int64[] Tensor
         error = StagingError(
             f"{article} {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
             f"known only when the graph runs.{excerpt}\n{fix}"
         )
-        error.converted_by = keyword if keyword in statements.split() else statements
+        # a match or a comprehension: conversion would not stage it either
+        error.converted_by = "" if unconverted else keyword if keyword in statements.split() else statements
         return error
 
     def __bool__(self) -> bool:

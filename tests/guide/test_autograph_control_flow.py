@@ -646,3 +646,23 @@ def test_a_match_on_a_tensor_says_match_is_not_converted():
     assert line_of(code.python_function, "# <- match") in message
     assert "A match statement is not converted" in message and "if/elif" in message
     assert code(0) == 10 and code(1) == 20  # on Python values: as Python
+
+
+def test_a_comprehension_over_a_tensor_says_comprehensions_are_not_converted():
+    @ag.function
+    def doubled(x):
+        return [v * 2 for v in x]  # <- comprehension
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        doubled(np.ones(3))
+    message = str(info.value)
+    assert line_of(doubled.python_function, "# <- comprehension") in message
+    assert "A comprehension is not converted: write it as a for loop" in message
+
+    @ag.function(autograph=False)
+    def doubled_unconverted(x):
+        return [v * 2 for v in x]
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        doubled_unconverted(np.ones(3))
+    assert "would be staged" not in str(info.value)  # conversion would not stage it either
