@@ -175,12 +175,12 @@ class _StateMerger:
         """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself."""
         params = tuple(a.id for a in stmt.args.args)
         last = stmt.body[-1]
-        if not params and len(stmt.body) == 1 and isinstance(last, gast.Return) and _names_tuple(last.value):
-            return ("get", _ids(last.value))
-        if len(params) == 1 and isinstance(last, gast.Assign) and _names_tuple(last.targets[0]):
+        if not params and len(stmt.body) == 1 and isinstance(last, gast.Return):
+            return ("get", _tuple_key(last.value)) if isinstance(last.value, gast.Tuple) else None
+        if len(params) == 1 and isinstance(last, gast.Assign) and isinstance(last.targets[0], gast.Tuple):
             value = last.value
             if isinstance(value, gast.Name) and value.id == params[0]:
-                return ("set", params, _ids(last.targets[0]))
+                return ("set", params, _tuple_key(last.targets[0]))
         return None
 
     def rename(self, root: gast.FunctionDef) -> None:
@@ -204,6 +204,11 @@ class _StateMerger:
 
 def _names_tuple(node: gast.expr | None) -> bool:
     return isinstance(node, gast.Tuple) and all(isinstance(e, gast.Name) for e in node.elts)
+
+
+def _tuple_key(node: gast.Tuple) -> tuple[str, ...] | str:
+    """Plain names by their ids; a tuple holding attributes or subscripts (`self.total`) by its dump."""
+    return _ids(node) if _names_tuple(node) else gast.dump(node)
 
 
 def _ids(names: gast.Tuple) -> tuple[str, ...]:
