@@ -21,6 +21,7 @@ from autograph.display import Code
 from autograph.live_conversion import convert_live, load_converted
 from autograph.namespace import AG
 from autograph.source.diagnostics import no_source_error
+from runtime.errors import ConversionError
 
 __all__ = ["convert", "to_code", "do_not_convert"]
 
@@ -56,8 +57,26 @@ def to_code(func: Callable) -> str:
     if isinstance(func, types.MethodType):
         func = func.__func__
     if not isinstance(func, types.FunctionType):
-        raise no_source_error(func)
+        raise _not_a_function(func)
     return Code(_wrapper_note(func) + load_converted(func, Options()).source)
+
+
+def _not_a_function(func: object) -> ConversionError:
+    """A class or a callable object has source, but is not what to_code converts: say what is."""
+    name = getattr(func, "__qualname__", None)
+    if isinstance(func, type):
+        return ConversionError(
+            f"cannot show {name!r} converted: it is a class, and autograph converts functions. "
+            f"Fix: pass one of its methods, as ag.to_code({name}.method_name)."
+        )
+    call = next((vars(c)["__call__"] for c in type(func).__mro__ if "__call__" in vars(c)), None)
+    if isinstance(call, types.FunctionType) or hasattr(call, "python_function"):
+        kind = type(func).__qualname__
+        return ConversionError(
+            f"cannot show an object of class {kind!r} converted: it is a callable object, and autograph "
+            f"converts functions. Fix: pass its method, ag.to_code({kind}.__call__)."
+        )
+    return no_source_error(func)
 
 
 def _wrapper_note(func: types.FunctionType) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.errors import StagingError
-from runtime.origin import Origin
+from runtime.origin import Origin, user_origin
 from runtime.types import TensorType
 
 __all__ = ["Node", "Graph", "GraphDef", "NodeDef", "Namespace", "leaked_error"]
@@ -182,8 +182,10 @@ class Graph:
         if owner is self:
             return node
         if owner is None:
+            used = user_origin()
             raise leaked_error(
-                node, "belongs to another trace, or to a staged if or loop that has finished, and leaked out of it"
+                node, "belongs to another trace, or to a staged if or loop that has finished, and leaked out of it",
+                f" It is used at {used}." if used is not None else "",
             )
         outer = self.parent.own(node) if self.parent is not None else node
         capture = Node(self.namespace.create(node.name), "capture", (), {"outer": outer}, node.type)

@@ -8,6 +8,8 @@ code is a StagingError that says what to do instead.
 
 from __future__ import annotations
 
+import dis
+import re
 import sys
 from typing import Any
 
@@ -23,6 +25,27 @@ __all__ = ["Tensor", "record", "as_node", "constant_node"]
 
 # code names of the frames comprehensions run in (before Python 3.12 inlines them)
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
+
+
+_CONTAINS_OP = dis.opmap.get("CONTAINS_OP")
+_COMPREHENSION = re.compile(r"[\[({][^\])}]*\bfor\b.*\bin\b")  # [v * 2 for v in x], on one line
+
+
+def _is_containment_test(frame: Any) -> bool:
+    """Whether `frame` is running an `in` / `not in` test (the bool of a Tensor it compared)."""
+    code = frame.f_code.co_code
+    return _CONTAINS_OP is not None and 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _CONTAINS_OP
+
+
+def _unconverted_fix(what: str, keyword: str, text: str) -> str | None:
+    """The fix for a Tensor used by a construct conversion leaves as Python (match, comprehensions)."""
+    if keyword in ("match", "case"):
+        return ("A match statement is not converted: its cases are tested in Python, while tracing. "
+                "Write them as if/elif tests of the Tensor (staged), or match on a Python value.")
+    if what == "iterator" and keyword != "for" and _COMPREHENSION.search(text):
+        return ("A comprehension is not converted: write it as a for loop (staged; append to a list "
+                "or write an ag.TensorArray), or compute it with whole-array NumPy (x * 2, x[x > 0]).")
+    return None
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -113,16 +136,26 @@ class Tensor:
         if current_graph() is None:  # no graph will ever run it: its trace is over
             return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
+        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
+        unconverted = _unconverted_fix(what, keyword, origin.text if origin is not None else "")
+        fix = unconverted or fix
+        article = "an" if str(self.type)[0] in "aeiou" else "a"  # an int64[] Tensor
         error = StagingError(
-            f"a {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
+            f"{article} {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
             f"known only when the graph runs.{excerpt}\n{fix}"
         )
-        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
-        error.converted_by = keyword if keyword in statements.split() else statements
+        # a match or a comprehension: conversion would not stage it either
+        error.converted_by = "" if unconverted else keyword if keyword in statements.split() else statements
         return error
 
     def __bool__(self) -> bool:
-        if sys._getframe(1).f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
+        caller = sys._getframe(1)
+        if _is_containment_test(caller):  # `x in [1, 2]`: list.__contains__ asks bool(x == item)
+            raise self._concrete_use(
+                "bool", "`in` and `not in` compare a Tensor with each item and test the result as a "
+                "Python bool: write np.isin(x, items) (or np.any(x == items)) instead."
+            )
+        if caller.f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
             raise self._concrete_use(
                 "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
                 "(staged), or select with a boolean mask (x[x > 0]) or np.where."

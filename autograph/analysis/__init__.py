@@ -16,7 +16,7 @@ import gast
 
 from autograph.analysis.activity import Activity
 from autograph.analysis.cfg import Cfg, build_cfg
-from autograph.analysis.closure_writes import ClosureWrites
+from autograph.analysis.closure_writes import ClosureWrites, closure_reads
 from autograph.analysis.composites import CompositeTargets
 from autograph.analysis.liveness import Liveness, compute_liveness
 from autograph.analysis.reaching_definitions import (
@@ -37,12 +37,26 @@ class Analyses:
     definitions: ReachingDefinitions
     composites: CompositeTargets = field(default_factory=CompositeTargets)
     _closure_writes: ClosureWrites | None = None
+    _closure_reads: frozenset[str] | None = None
 
-    def closure_writes(self, block: list[gast.stmt]) -> frozenset[str]:
+    def closure_writes(self, block: list[gast.AST]) -> frozenset[str]:
         """Names the nested functions `block` calls set through `nonlocal` (see closure_writes.py)."""
+        return self._writes().in_block(block, self.activity)
+
+    def closure_setters(self, node: gast.AST) -> dict[str, str]:
+        """Name -> the nested function `node` calls that sets it through `nonlocal`."""
+        return self._writes().setters(node, self.activity)
+
+    def closure_reads(self) -> frozenset[str]:
+        """Names nested scopes may read, so never given a placeholder (see closure_writes.py)."""
+        if self._closure_reads is None:
+            self._closure_reads = closure_reads(self.activity)
+        return self._closure_reads
+
+    def _writes(self) -> ClosureWrites:
         if self._closure_writes is None:
             self._closure_writes = ClosureWrites.of_function(self.activity)
-        return self._closure_writes.in_block(block, self.activity)
+        return self._closure_writes
 
     def live_after(self, stmt: gast.stmt) -> frozenset[str]:
         return self.liveness.before(self.cfg.join_of[stmt])

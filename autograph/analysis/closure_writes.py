@@ -14,8 +14,10 @@ of the statement's own activity:
 `ClosureWrites.of_function(activity)` maps each function defined in `fn`'s own code
 to the names it declares `nonlocal`, with those of the sibling functions it
 reads (calls) folded in, so a helper calling `bump` sets `count` as well.
-`in_block(block, activity)` gives the names a block sets that way: those of
-every such function the block reads.
+`closure_reads(activity)` gives the names nested scopes may read, which must
+never hold a placeholder. `in_block(block, activity)` gives the names a block sets that way: those of
+every such function the block reads; `setters(node, activity)` says which
+function sets each (a staged while's test may not, and the error names it).
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.analysis.activity import Activity, declarations, free_names
+from autograph.analysis.activity import Activity, declarations, expression_effects, free_names
 from autograph.analysis.traversal import BLOCK_FIELDS
 
-__all__ = ["ClosureWrites"]
+__all__ = ["ClosureWrites", "closure_reads"]
 
 _SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
 
@@ -86,3 +88,34 @@ class ClosureWrites:
             for name in activity.effects(stmt).reads & self.writers.keys():
                 found |= self.writers[name]
         return frozenset(found)
+
+    def setters(self, node: gast.AST, activity: Activity) -> dict[str, str]:
+        """Each name the nested functions `node` reads may set -> the first such function, by name.
+
+        Only for error messages: a staged while's test may not set a loop
+        variable, and the error names the function that does (`bump` sets `n`).
+        """
+        found: dict[str, str] = {}
+        if not self.writers:
+            return found
+        for function in sorted(activity.effects(node).reads & self.writers.keys()):
+            for name in self.writers[function]:
+                found.setdefault(name, function)
+        return found
+
+
+def closure_reads(activity: Activity) -> frozenset[str]:
+    """Names of the function its nested scopes may read: `activity.captured`, less those its
+    nested defs only assign through `nonlocal` (`def record(v): nonlocal last; last = v`),
+    which no closure ever reads, so a placeholder in them is never seen."""
+    captured = activity.captured
+    body = activity.fn.body if isinstance(activity.fn.body, list) else []
+    set_only: set[str] = set()
+    read: set[str] = set()
+    for function in _own_functions(body):
+        nonlocals = declarations(function.body)[1]
+        reads = frozenset().union(*(expression_effects(s).reads for s in function.body)) if nonlocals else frozenset()
+        only_set = nonlocals - reads
+        set_only |= only_set
+        read |= free_names(function) - only_set
+    return captured - (set_only - read)

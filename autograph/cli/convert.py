@@ -169,7 +169,17 @@ def _report_missing(
     found = {r.name for r in results} | {getattr(r, "qualname", r.name) for r in results}
     missing = [name for name in names or () if name not in found]
     nested = _nested_functions(tree) if missing else {}
+    classes = _classes(tree) if missing else {}
     for name in missing:
+        if name in classes:
+            line, methods = classes[name]
+            some = ", ".join(f"{name}.{m}" for m in methods[:3]) or f"{name}.method_name"
+            _say(
+                streams, streams.stderr,
+                f"{source.path}:{line}: {name!r} is a class; --function takes a function or a "
+                f"method: pass one of its methods, such as {some}",
+            )
+            continue
         if name in nested:
             line, outer = nested[name]
             _say(
@@ -204,6 +214,21 @@ def _nested_functions(tree: Any) -> dict[str, tuple[int, str]]:
                 top_level(node.body, f"{prefix}{node.name}.")
 
     top_level(getattr(tree, "body", []), "")
+    return out
+
+
+def _classes(tree: Any) -> dict[str, tuple[int, list[str]]]:
+    """Qualified class name ('Model', 'Outer.Inner') -> (line, the names of its methods)."""
+    out: dict[str, tuple[int, list[str]]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                methods = [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                out[prefix + node.name] = (node.lineno, methods)
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(getattr(tree, "body", []), "")
     return out
 
 

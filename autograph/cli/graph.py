@@ -127,6 +127,22 @@ def _load_target(target: str) -> Any:
 
 
 def _import(location: str) -> ModuleType:
+    """Import a module by dotted name, or a file by path; a syntax error is the file's line, no traceback."""
+    from runtime.errors import ConversionError
+
+    try:
+        return _import_module(location)
+    except SyntaxError as error:
+        where = f"{error.filename}:{error.lineno}" if error.filename else location
+        text = (error.text or "").strip()
+        shown = f"\n    {text}" if text else ""
+        raise ConversionError(
+            f"cannot import {location}: {where}: syntax error: {error.msg}{shown}\n"
+            f"Fix the syntax first: graph imports the module to trace the function."
+        ) from None
+
+
+def _import_module(location: str) -> ModuleType:
     """Import a module by dotted name, or a file by path (its directory joins sys.path)."""
     if location.endswith(".py") or os.sep in location or os.path.isfile(location):
         if not os.path.isfile(location):

@@ -55,11 +55,13 @@ def decode_source(data: bytes, path: str) -> tuple[str, str]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        line = _cookie_line(data)
-        raise SourceError(
-            f"{path}:{line}: cannot decode: {error}. Declare a valid encoding "
-            f"(for example '# -*- coding: utf-8 -*-') or remove the coding comment."
-        ) from None
+        if _has_cookie(data):
+            line = _cookie_line(data)
+            raise SourceError(
+                f"{path}:{line}: cannot decode: {error}. Declare a valid encoding "
+                f"(for example '# -*- coding: utf-8 -*-') or remove the coding comment."
+            ) from None
+        encoding = "utf-8"  # no coding comment, a first line that is not UTF-8: decoding names the byte
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
@@ -92,6 +94,10 @@ def parse_source(source: SourceFile) -> ast.Module:
         raise SourceError(message) from None
     except ValueError as error:  # e.g. source code string cannot contain null bytes
         raise SourceError(f"{source.path}:1: cannot parse: {error}") from None
+
+
+def _has_cookie(data: bytes) -> bool:
+    return any(b"coding" in line for line in data.splitlines()[:2])
 
 
 def _cookie_line(data: bytes) -> int:

@@ -183,7 +183,7 @@ def _without(block: list[gast.stmt], dead: dict[int, gast.stmt]) -> list[gast.st
                 inner = getattr(stmt, field, None)
                 if inner:
                     setattr(stmt, field, _without(inner, dead) or [gast.Pass()])
-            for handler in getattr(stmt, "handlers", ()):
-                handler.body = _without(handler.body, dead) or [gast.Pass()]
+            for child in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                child.body = _without(child.body, dead) or [gast.Pass()]
         out.append(stmt)
     return out

@@ -211,14 +211,14 @@ class _StateMerger:
         kind = type(last)
         params = stmt.args.args
         if kind is gast.Return:
-            if not params and len(stmt.body) == 1 and _names_tuple(last.value):
-                return ("get", _ids(last.value))
+            if not params and len(stmt.body) == 1 and type(last.value) is gast.Tuple:
+                return ("get", _tuple_key(last.value))
             return None
-        if kind is gast.Assign and len(params) == 1 and _names_tuple(last.targets[0]):
+        if kind is gast.Assign and len(params) == 1 and type(last.targets[0]) is gast.Tuple:
             value = last.value
             param = params[0].id
             if type(value) is gast.Name and value.id == param:
-                return ("set", (param,), _ids(last.targets[0]))
+                return ("set", (param,), _tuple_key(last.targets[0]))
         return None
 
     def rename(self, root: gast.FunctionDef) -> None:
@@ -273,6 +273,11 @@ def _state_free_names(fn: gast.FunctionDef) -> frozenset[str] | None:
 
 def _names_tuple(node: gast.expr | None) -> bool:
     return type(node) is gast.Tuple and all(type(e) is gast.Name for e in node.elts)
+
+
+def _tuple_key(node: gast.Tuple) -> tuple[str, ...] | str:
+    """Plain names by their ids; a tuple holding attributes or subscripts (`self.total`) by its dump."""
+    return _ids(node) if _names_tuple(node) else gast.dump(node)
 
 
 def _ids(names: gast.Tuple) -> tuple[str, ...]:

@@ -35,12 +35,20 @@ __all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
 
 
-def _opts(node: gast.AST, ctx: Context, iterate_names: str | None) -> gast.Dict:
+def _opts(
+    node: gast.AST, ctx: Context, iterate_names: str | None, test_setters: tuple[tuple[str, str], ...] = ()
+) -> gast.Dict:
+    """The options dict; `test_setters` ({'n': 'bump'}) names, for the staged loop's error, the nested
+    function through which a while's test sets a loop variable."""
     keys: list[gast.expr] = []
     values: list[gast.expr] = []
     if iterate_names is not None:
         keys.append(constant("iterate_names"))
         values.append(constant(iterate_names))
+    if test_setters:
+        keys.append(constant("test_setters"))
+        values.append(gast.Dict(keys=[constant(n) for n, _ in test_setters],
+                                values=[constant(f) for _, f in test_setters]))
     for key, value in ctx.loop_options.get(node, {}).items():
         keys.append(constant(key))
         values.append(value)
@@ -84,7 +92,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         get_state=get_state,
         set_state=set_state,
         names=names_tuple(plan.names),
-        opts=_opts(node, ctx, None),
+        opts=_opts(node, ctx, None, plan.test_setters),
     )
     return code + call_and_unbind(plan, call, node) + node.orelse
 

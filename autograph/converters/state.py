@@ -11,6 +11,7 @@ analyses would no longer see as the same scope).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import gast
@@ -48,6 +49,9 @@ class StatePlan:
     statement, so the code after it can run with the placeholders still bound;
     `within`: the innermost such try/with, as its keyword and user line: its
     handlers would only see tracing, so the operator refuses to stage there.
+    `test_setters`: carried names a while's test makes a nested function set
+    through `nonlocal`, with that function; staged, that is refused, and the
+    error names the function.
     """
 
     names: tuple[str, ...]
@@ -59,6 +63,7 @@ class StatePlan:
     deleted: tuple[str, ...] = ()
     guarded: bool = False
     within: tuple[str, int] | None = None
+    test_setters: tuple[tuple[str, str], ...] = ()
 
     @property
     def local_names(self) -> list[str]:
@@ -93,7 +98,8 @@ def plan_if(
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
     still, deleted = _still(node, names, unbound, analyses, dels)
-    return StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
+    plan = StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
+    return _closures_see_unbound(plan, analyses)
 
 
 def plan_loop(node: gast.While | gast.For, analyses: Analyses, dels: bool = True) -> StatePlan:
@@ -101,13 +107,40 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses, dels: bool = True
     modified = activity.modified(node.body) | analyses.closure_writes(node.body)
     if isinstance(node, gast.For):
         modified |= activity.effects(node.target).writes
-    else:
-        modified |= activity.effects(node.test).writes
+    else:  # a while's test runs at every iteration: what it binds, or makes a nested function set
+        modified |= activity.effects(node.test).writes | analyses.closure_writes([node.test])
     local = modified - activity.globals
     names = tuple(sorted(local & analyses.live_at_head(node))) + analyses.composites.modified(node.body, modified)
     unbound = _unbound(node, names, analyses)
     still, deleted = _still(node, names, unbound, analyses, dels)
-    return StatePlan(names, len(names), unbound, tuple(sorted(modified & activity.globals)), still, (), deleted)
+    setters = analyses.closure_setters(node.test) if isinstance(node, gast.While) else {}
+    test_setters = tuple((n, setters[n]) for n in names if n in setters)
+    globals_ = tuple(sorted(modified & activity.globals))
+    plan = StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters)
+    return _closures_see_unbound(plan, analyses)
+
+
+def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
+    """A carried name a nested function reads is left unbound rather than given the placeholder.
+
+    The user's function `get` reading `last` before the code after a return
+    binds it raises NameError in Python; with `last = ag__.Undefined('last')`
+    it would return the placeholder. Such a name is read like one a `del` may
+    unbind (`ag__.value_or_undefined` in get_state, `holds_undefined` after).
+    A read in the statement's own code then fails with Python's NameError for a
+    free variable, where the original raises its subclass UnboundLocalError.
+    """
+    if not (set(plan.unbound) & analyses.activity.captured):
+        return plan
+    read = analyses.closure_reads()
+    closed = tuple(n for n in plan.unbound if n in read)
+    if not closed:
+        return plan
+    return dataclasses.replace(
+        plan,
+        unbound=tuple(n for n in plan.unbound if n not in closed),
+        deleted=tuple(n for n in plan.names if n in closed or n in plan.deleted),
+    )
 
 
 def _still(

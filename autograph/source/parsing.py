@@ -37,13 +37,18 @@ class ParsedFunction:
 
 
 def _dedent(lines: list[str]) -> tuple[str, int]:
-    """Remove the first line's indentation from every line that has it."""
+    """Remove the first line's indentation from every line that has it.
+
+    A line that lacks it (a blank line, or text inside a string or brackets)
+    loses its leading blanks but keeps its line break: every line stays on its
+    line, so the tree's line numbers are the file's.
+    """
     first = lines[0]
     indent = len(first) - len(first.lstrip())
     if not indent:  # a module-level def: every line as it is
         return "".join(lines), 0
     prefix = first[:indent]
-    out = [line[indent:] if line.startswith(prefix) else line.lstrip() for line in lines]
+    out = [line[indent:] if line.startswith(prefix) else line.lstrip(" \t\f") for line in lines]
     return "".join(out), indent
 
 

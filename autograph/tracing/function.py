@@ -348,6 +348,7 @@ class Function:
         return "\n\n".join(cf.signature_summary() for cf in self._traces)
 
     def experimental_get_tracing_count(self) -> int:
+        """Traces so far; a method has a Function, so a count, per instance (as in TensorFlow)."""
         return len(self._traces)
 
     def __copy__(self) -> Function:

@@ -150,12 +150,22 @@ def _fits(spec: TensorSpec, value: Any) -> bool:
     )
 
 
+_SEQUENCES = frozenset({"list", "tuple"})
+
+
 def _flatten_up_to(tree: TreeDef, value: Any) -> list | None:
-    """The leaves of `value` where `tree` has leaves (a list may stand for one spec)."""
+    """The leaves of `value` where `tree` has leaves (a list may stand for one spec).
+
+    A list and a tuple stand for each other, as in TensorFlow's check: the
+    function receives the signature's structure.
+    """
     if tree.kind == "leaf":
         return [value]
     _, own = flatten(value, is_leaf=lambda v: v is not value)
-    if own.kind != tree.kind or own.data != tree.data or len(own.children) != len(tree.children):
+    sequences = {own.kind, tree.kind} <= _SEQUENCES
+    if not sequences and (own.kind != tree.kind or own.data != tree.data):
+        return None
+    if len(own.children) != len(tree.children):
         return None
     children = value.values() if isinstance(value, dict) else value
     if isinstance(value, dict):

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backend import get_backend
-from runtime.operators.staged_state import rule_error
+from runtime.operators.staged_state import describe, rule_error
 from runtime.origin import user_origin
 
 __all__ = [
@@ -215,13 +215,13 @@ def _unpack(item: Any, target: Any) -> Any:
         shape = item.shape
         if shape is None or not shape or shape[0] is None:
             raise rule_error(
-                f"a staged loop cannot unpack a {backend.type_of(item)} Tensor into "
+                f"a staged loop cannot unpack {describe(item, backend)} into "
                 f"{len(target)} names: its first dimension is not known while tracing",
                 user_origin(), "Bind the row to one name and index it (row[0], row[1], ...).",
             )
         if shape[0] != len(target):
             raise rule_error(
-                f"a staged loop cannot unpack a {backend.type_of(item)} Tensor into "
+                f"a staged loop cannot unpack {describe(item, backend)} into "
                 f"{len(target)} names (its first dimension is {shape[0]})", user_origin(),
                 f"Use {shape[0]} names in the for target, or index the row.",
             )

@@ -284,9 +284,18 @@ class _Loop:
 
         The condition graph returns only the test's bool: a value the test binds
         never reaches the body or the next test, so the loop would run forever
-        (or with stale values) where Python's would stop.
+        (or with stale values) where Python's would stop. `opts["test_setters"]`
+        names the nested function through which the test sets a name, if any.
         """
+        setters = self.opts.get("test_setters") or {}
         for name, before, now in zip(self.names, entered, self.get_state()):
+            if now is not before and name in setters:
+                raise rule_error(
+                    f"the test of a staged while loop calls '{setters[name]}', which sets '{name}' "
+                    f"through nonlocal; a staged loop's test can only compute its condition",
+                    self.origin, f"Call '{setters[name]}' outside the test: once before the loop and "
+                    f"again at the end of the body, and test '{name}' (or what the call returned).",
+                )
             if now is not before:
                 raise rule_error(
                     f"the test of a staged while loop assigns '{name}' (with := or through a "

@@ -7,9 +7,18 @@ staged path can say exactly which name is missing and where.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 __all__ = ["Undefined", "is_undefined", "holds_undefined", "value_or_undefined"]
+
+
+# The running Python's own words for reading an unbound local (they changed in 3.11).
+_UNBOUND = (
+    "cannot access local variable {!r} where it is not associated with a value"
+    if sys.version_info >= (3, 11)
+    else "local variable {!r} referenced before assignment"
+)
 
 
 class Undefined:
@@ -24,14 +33,14 @@ class Undefined:
         return f"Undefined({self.symbol_name!r})"
 
     def __getattr__(self, name: str):
-        raise UnboundLocalError(f"local variable {self.symbol_name!r} referenced before assignment")
+        raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
     def __bool__(self) -> bool:
-        raise UnboundLocalError(f"local variable {self.symbol_name!r} referenced before assignment")
+        raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
 
 def _unbound(self: Undefined, *args: object) -> object:
-    raise UnboundLocalError(f"local variable {self.symbol_name!r} referenced before assignment")
+    raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
 
 # Any arithmetic, comparison, indexing or iteration of a still-unbound name fails as Python would.

@@ -298,3 +298,16 @@ def test_to_code_of_a_functools_wraps_wrapper_says_it_shows_the_wrapper():
     assert code.startswith("# This is 'wrapper', the wrapper a decorator made for 'decrement'")
     assert "def wrapper(*args):" in code and "ag__.converted_call(fn, (*args,), None)" in code
     assert ag.to_code(logged(decrement).__wrapped__).startswith("def decrement(x):")
+
+
+class _Callable:
+    def __call__(self, x):
+        return x
+
+
+def test_to_code_of_a_class_or_a_callable_object_says_which_method_to_pass():
+    with pytest.raises(ag.errors.ConversionError, match=r"'_Callable'.*it is a class.*ag\.to_code\(_Callable\.method_name\)"):
+        ag.to_code(_Callable)
+    with pytest.raises(ag.errors.ConversionError, match=r"callable object.*ag\.to_code\(_Callable\.__call__\)"):
+        ag.to_code(_Callable())
+    assert "def __call__(self, x):" in ag.to_code(_Callable.__call__)

@@ -319,3 +319,48 @@ def test_name_a_branch_deletes_stays_unbound_on_every_path(c, loops):
         deleted_in_branch(c, loops)
     with pytest.raises(NameError):
         ag.convert(deleted_in_branch)(c, loops)
+
+
+def test_a_closure_reading_a_name_bound_after_a_return_raises_as_python():
+    def enclosing(flag):
+        def get():
+            return last
+
+        if flag:
+            return get()
+        last = 1
+        return get()
+
+    converted = ag.convert(enclosing)
+    assert converted(False) == 1
+    with pytest.raises(NameError, match="free variable 'last'"):
+        enclosing(True)
+    with pytest.raises(NameError, match="free variable 'last'"):  # not Undefined('last')
+        converted(True)
+
+
+def test_a_closure_reading_a_loop_name_before_its_first_binding_raises_as_python():
+    def show_previous(xs):
+        def show():
+            return last
+
+        out = []
+        for x in xs:
+            out.append(show())
+            last = x
+        return out
+
+    with pytest.raises(NameError, match="free variable 'last'"):
+        ag.convert(show_previous)([1, 2])
+
+
+def test_a_closure_reading_a_staged_loop_name_after_the_loop_sees_its_value():
+    def doubled_last(x):
+        def get():
+            return s
+
+        for v in x:
+            s = v * 2
+        return get()
+
+    assert ag.function(doubled_last)(np.arange(3.0)) == 4.0

@@ -57,6 +57,13 @@ def test_function_option_selects_by_name_and_reports_missing_ones():
     assert f"{DECORATED}:1: no function named 'nope'" in err
 
 
+def test_function_option_naming_a_class_lists_its_methods():
+    status, _, err = run("convert", DECORATED, "-f", "Scaler")
+    assert status == 1
+    assert f"{DECORATED}:42: 'Scaler' is a class" in err
+    assert "such as Scaler.__init__, Scaler.scale" in err
+
+
 def test_failures_are_file_line_and_exit_1_while_others_convert():
     status, out, err = run("convert", GENERATOR)
     assert status == 1

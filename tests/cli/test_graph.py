@@ -89,6 +89,15 @@ def test_staging_errors_name_the_user_line_and_exit_1():
     assert "loop.py:31" in err
 
 
+def test_a_module_with_a_syntax_error_is_its_line_and_exit_1_not_a_traceback(tmp_path):
+    broken = tmp_path / "broken_for_graph.py"
+    broken.write_text("def f(x)\n    return x\n")
+    status, out, err = run("graph", f"{broken}:f", "--arg", "int64[]")
+    assert (status, out) == (1, "")
+    assert err.startswith(f"autograph graph: ConversionError: cannot import {broken}: {broken}:1: syntax error")
+    assert "Traceback" not in err and "def f(x)" in err
+
+
 def test_dot_file_output_needs_no_graphviz(tmp_path):
     target = tmp_path / "g.dot"
     status, out, err = run("graph", f"{FIXTURES / 'loop.py'}:plain", "--arg", "float32[3]",

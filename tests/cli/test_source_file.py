@@ -42,6 +42,11 @@ def test_undecodable_bytes_name_file_line_and_fix():
     assert "coding" in message
 
 
+def test_a_first_line_that_is_not_utf8_names_the_byte_not_a_coding_comment():
+    with pytest.raises(SourceError, match=r"^m\.py:1: cannot decode byte 0xff as utf-8"):
+        decode_source(b"\xff = 1\n", "m.py")
+
+
 def test_unknown_coding_cookie_is_a_clear_error():
     with pytest.raises(SourceError, match=r"^m\.py:1: cannot decode: .*coding"):
         decode_source(b"# coding: no-such-codec\nx = 1\n", "m.py")

@@ -606,3 +606,63 @@ def relu(x):
 def test_python_scalar_in_one_branch_takes_the_tensor_dtype():
     assert relu(np.float32(1.5)) == 1.5
     assert relu(np.float32(-1.5)) == 0.0 and relu(np.float32(-1.5)).dtype == np.float32
+
+
+def test_a_tensor_tested_with_in_against_a_python_list_points_to_np_isin():
+    @ag.function
+    def allowed(x):
+        if x not in [1, 2, 3]:  # <- in
+            return 0
+        return 1
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        allowed(np.int64(3))
+    message = str(info.value)
+    assert line_of(allowed.python_function, "# <- in") in message
+    assert "`in` and `not in` compare a Tensor with each item" in message
+    assert "np.isin(x, items)" in message
+
+    @ag.function
+    def fixed(x):
+        if not np.isin(x, [1, 2, 3]):
+            return 0
+        return 1
+
+    assert fixed(np.int64(3)) == 1 and fixed(np.int64(4)) == 0
+
+
+def test_a_match_on_a_tensor_says_match_is_not_converted():
+    @ag.function
+    def code(x):
+        match x:  # <- match
+            case 0:
+                return 10
+            case _:
+                return 20
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        code(np.int64(1))
+    message = str(info.value)
+    assert line_of(code.python_function, "# <- match") in message
+    assert "A match statement is not converted" in message and "if/elif" in message
+    assert code(0) == 10 and code(1) == 20  # on Python values: as Python
+
+
+def test_a_comprehension_over_a_tensor_says_comprehensions_are_not_converted():
+    @ag.function
+    def doubled(x):
+        return [v * 2 for v in x]  # <- comprehension
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        doubled(np.ones(3))
+    message = str(info.value)
+    assert line_of(doubled.python_function, "# <- comprehension") in message
+    assert "A comprehension is not converted: write it as a for loop" in message
+
+    @ag.function(autograph=False)
+    def doubled_unconverted(x):
+        return [v * 2 for v in x]
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        doubled_unconverted(np.ones(3))
+    assert "would be staged" not in str(info.value)  # conversion would not stage it either

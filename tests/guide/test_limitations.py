@@ -175,6 +175,8 @@ def test_leaked_tensor_cannot_be_used(capsys):
         captures_leaked_tensor(np.int64(2))
     assert "leaked" in str(info.value)
     assert f"made at {__file__}:" in str(info.value)  # where `x = a + 1` ran
+    used_at = captures_leaked_tensor.python_function.__code__.co_firstlineno + 2  # its decorator first
+    assert f"It is used at {__file__}:{used_at}." in str(info.value)  # where `b += x` runs
     notes = "\n".join(getattr(info.value, "__notes__", []))
     if sys.version_info >= (3, 11):
         assert "b += x" in notes
@@ -340,3 +342,45 @@ def test_a_staged_while_whose_test_assigns_a_loop_variable_is_refused():
     with pytest.raises(ag.errors.StagingError, match=r"the test of a staged while loop assigns 'n'"):
         count_to(np.int64(3))
     assert count_to(3) == 3  # a Python while: as Python
+
+
+def test_a_staged_while_whose_test_calls_a_nonlocal_setter_names_the_function():
+    def count_to(x):
+        n = 0
+
+        def bump():
+            nonlocal n
+            n += 1
+            return n
+
+        while bump() < x:
+            pass
+        return n
+
+    # the test's tensor would leak out of the condition graph (or the loop never end)
+    with pytest.raises(ag.errors.StagingError) as info:
+        ag.function(count_to)(np.int64(3))
+    message = str(info.value)
+    assert "calls 'bump', which sets 'n' through nonlocal" in message
+    assert f"test_limitations.py:{count_to.__code__.co_firstlineno + 8}" in message
+    assert "Call 'bump' outside the test" in message
+    assert ag.function(count_to)(3) == 3  # a Python while: as Python
+
+
+def test_the_fix_for_a_nonlocal_setter_in_a_while_test_stages():
+    @ag.function
+    def count_to(x):
+        n = 0
+
+        def bump():
+            nonlocal n
+            n += 1
+
+        bump()
+        while n < x:
+            bump()
+        return n
+
+    assert count_to(np.int64(3)) == 3
+    assert count_to(np.int64(7)) == 7
+    assert count_to.experimental_get_tracing_count() == 1

@@ -112,3 +112,19 @@ def test_other_objects_key_is_their_identity():
     one, two = Layer(), Layer()
     assert count_traces(one, one) == 1
     assert count_traces(one, two) == 2
+
+
+def test_a_function_called_inside_another_trace_is_inlined_and_counts_no_trace(capsys):
+    @ag.function
+    def inner(x, n):
+        print("tracing inner", n)
+        return x * n
+
+    @ag.function
+    def outer(x):
+        return inner(x, 2) + inner(x, 3)
+
+    assert outer(np.float64(1.0)) == 5.0
+    assert capsys.readouterr().out == "tracing inner 2\ntracing inner 3\n"
+    assert outer.experimental_get_tracing_count() == 1
+    assert inner.experimental_get_tracing_count() == 0  # recorded into outer's graph (differences.md)

@@ -60,3 +60,24 @@ def test_a_nonlocal_of_an_outer_scope_the_function_does_not_bind_is_left_out():
     """)
     fn = outer.body[1]
     assert ClosureWrites.of_function(Activity.of_function(fn)).writers == {}
+
+
+def test_setters_name_the_function_a_while_test_calls():
+    fn = _fn("""
+        def f(x):
+            n = 0
+            def bump():
+                nonlocal n
+                n += 1
+                return n
+            def twice():
+                return bump() + bump()
+            while twice() < x:
+                pass
+            return n
+    """)
+    activity = Activity.of_function(fn)
+    writes = ClosureWrites.of_function(activity)
+    loop = fn.body[-2]
+    assert writes.in_block([loop.test], activity) == {"n"}
+    assert writes.setters(loop.test, activity) == {"n": "twice"}

@@ -35,3 +35,14 @@ def test_dead_flags_dropped():
     stores = [fn.body[0].body[0], fn.body[0].body[2]]
     drop_dead_flags(fn, stores, analyze(fn))
     assert [type(s).__name__ for s in fn.body[0].body] == ["Expr"]
+
+
+def test_dead_flags_in_match_cases_dropped():
+    fn = parse(
+        "def f(v):\n    match v:\n        case 0:\n            r = 1\n            done = True\n"
+        "        case _:\n            done = True\n    return r\n"
+    )
+    cases = fn.body[0].cases
+    drop_dead_flags(fn, [cases[0].body[1], cases[1].body[0]], analyze(fn))
+    assert [type(s).__name__ for s in cases[0].body] == ["Assign"]
+    assert [type(s).__name__ for s in cases[1].body] == ["Pass"]

@@ -55,6 +55,17 @@ def test_identical_state_functions_are_merged():
     assert sum("get_state, set_state, ('s',)" in line for line in lines) == 3
 
 
+def test_identical_state_functions_of_attributes_are_merged():
+    source = (
+        "def f(acc, xs):\n    for x in xs:\n        if x > 0:\n            acc.total = acc.total + x\n"
+        "    return acc.total\n"
+    )
+    lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
+    assert [line for line in lines if "def get_state" in line] == ["    def get_state():"]
+    assert [line for line in lines if "def set_state" in line] == ["    def set_state(vars_):"]
+    assert sum("get_state, set_state, ('acc.total',)" in line for line in lines) == 2
+
+
 def shared_temporaries(x, n):
     s = x * 0
     i = 0

@@ -28,3 +28,24 @@ def test_loop_vars_exclude_body_locals_and_globals():
     assert p.names == ("s",)
     assert p.globals == ("g",)
     assert p.unbound == ()
+
+
+def test_a_name_a_closure_reads_gets_no_placeholder():
+    # `get` reading `last` before it is bound raises NameError, never returns a placeholder
+    p = plan(
+        "def f(flag):\n    def get():\n        return last\n    if flag:\n        r = get()\n"
+        "    else:\n        last = 1\n        r = get()\n    return r\n",
+        1,
+    )
+    assert "last" in p.names
+    assert p.unbound == ("r",)
+    assert "last" in p.deleted  # get_state reads it through value_or_undefined
+
+
+def test_a_name_a_closure_only_sets_keeps_its_placeholder():
+    p = plan(
+        "def f(xs):\n    def record(v):\n        nonlocal last\n        last = v\n    for x in xs:\n"
+        "        if x > 2:\n            return last\n        record(x)\n    last = 0\n    return last\n",
+        1,
+    )
+    assert "last" in p.unbound

@@ -30,6 +30,22 @@ def test_def_method_and_nested():
     assert nested.indent == 4
 
 
+def spaced():
+    def inner(y):
+        z = y
+
+        return z
+
+    return inner
+
+
+def test_a_nested_def_keeps_its_blank_lines_so_lines_map_to_the_file():
+    parsed = parse_function(spaced())
+    ret = parsed.node.body[-1]
+    assert isinstance(ret, gast.Return)
+    assert parsed.user_line(ret.lineno) == spaced().__code__.co_firstlineno + 3
+
+
 def test_lambda_found_by_line_and_arguments():
     pick = [lambda a: a, lambda b: b * 2]  # noqa: E731
     parsed = parse_function(pick[1])

@@ -91,3 +91,21 @@ def test_arguments_after_the_signature_keep_their_defaults():
     with pytest.raises(ValueError, match="'training' is not in the signature"):
         f(np.ones(2), training=True)
     assert "training=False" in str(f.get_concrete_function())
+
+
+def test_a_list_fits_a_tuple_in_the_signature_and_the_function_gets_the_tuple():
+    seen = []
+
+    @ag.function(input_signature=[(ag.TensorSpec([None], np.float64), ag.TensorSpec([], np.int64))])
+    def scaled(pair):
+        seen.append(type(pair))
+        x, n = pair
+        return x * n
+
+    np.testing.assert_array_equal(scaled([np.ones(2), np.int64(3)]), [3.0, 3.0])
+    np.testing.assert_array_equal(scaled((np.ones(2), np.int64(2))), [2.0, 2.0])
+    assert seen == [tuple] and scaled.experimental_get_tracing_count() == 1
+    with pytest.raises(ValueError, match="not structured like the signature"):
+        scaled([np.ones(2)])
+    with pytest.raises(ValueError, match="not structured like the signature"):
+        scaled({"x": np.ones(2), "n": np.int64(2)})

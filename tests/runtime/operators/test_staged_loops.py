@@ -564,7 +564,7 @@ def test_for_over_a_tensor_array():
 
 @pytest.mark.parametrize("types, target, expected", [
     ((np.int64, ()), "x", "a staged for loop iterates over a 0-d Tensor"),
-    ((np.int64, (None, 3)), "x, y", "cannot unpack a int64[3] Tensor into 2 names"),
+    ((np.int64, (None, 3)), "x, y", "cannot unpack an int64[3] Tensor into 2 names"),
     ((np.int64, (None, None)), "x, y", "its first dimension is not known while tracing"),
 ])
 def test_iteration_errors_name_the_line(types, target, expected):

@@ -177,3 +177,8 @@ def test_random_advanced_keys(key, as_inputs):
     else:
         check(lambda t: t[key], X, exact=not any(a.dtype == bool for a in arrays))
         check(lambda t: t[key], X, unknown=(0,))
+
+
+def test_a_tensor_indexing_a_python_list_is_an_int64_tensor_with_its_article():
+    with pytest.raises(StagingError, match=r"an int64\[\] Tensor \(x0\) was used as a Python int/index"):
+        stage(lambda i: [1, 2, 3][i], [np.int64(1)])
