@@ -371,12 +371,8 @@ def function(
     follow_type_hints: bool = False,
 ) -> Any:
     """Decorator: trace `func` into cached graphs (bare, or with keyword options)."""
-    options = dict(
-        input_signature=input_signature,
-        autograph=autograph,
-        reduce_retracing=reduce_retracing,
-        follow_type_hints=follow_type_hints,
-    )
+    options = dict(input_signature=input_signature, autograph=autograph,
+                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints)
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
