@@ -121,14 +121,15 @@ def _iterate_names(target: gast.expr) -> str:
     """The loop target as the user wrote it, less the parentheses of a tuple: `i`, `a, b`.
 
     A plain name is its own text, and so are the names of a flat tuple
-    (`a, b`; `a,` for one); only other targets pay for printing.
+    (`a, b`; `a,` for one); only other targets pay for printing: a nested
+    tuple keeps its inner parentheses (`i, (x, y)`).
     """
     if type(target) is gast.Name:
         return target.id
-    if type(target) is gast.Tuple and target.elts and all(type(e) is gast.Name for e in target.elts):
-        names = ", ".join(e.id for e in target.elts)
+    if type(target) is gast.Tuple and target.elts:
+        names = ", ".join(e.id if type(e) is gast.Name else gast.unparse(e).strip() for e in target.elts)
         return names + "," if len(target.elts) == 1 else names
-    return gast.unparse(target).strip().strip("()")
+    return gast.unparse(target).strip()
 
 
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:

@@ -266,3 +266,15 @@ def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
         """,
         control_flow,
     )
+
+
+def test_nested_tuple_target_keeps_its_inner_parentheses_and_stages():
+    def weighted(rows):
+        total = np.float64(0)
+        for i, (a, b) in enumerate(rows):
+            total += a * b + i
+        return total
+
+    assert "{'iterate_names': 'i, (a, b)'}" in ag.to_code(weighted)
+    rows = np.arange(6.0).reshape(3, 2)
+    assert ag.function(weighted)(rows) == weighted(rows) == 29.0
