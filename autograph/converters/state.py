@@ -42,8 +42,9 @@ class StatePlan:
     (unbound again when they do, so a later read fails as in Python);
     `private`: names an if's branch functions must keep local (read first in
     a branch while unbound before the if, so that the read fails as in Python);
-    `deleted`: carried names a `del` inside the statement may unbind (get_state
-    reads them as Undefined then, for the staged path to report or drop);
+    `deleted`: carried names a `del` inside the statement may unbind, or that
+    are unbound on some paths to it (not all: those are `unbound`); get_state
+    reads them as Undefined then, for the staged path to report or drop;
     `guarded`: an enclosing try or with may catch an exception out of the
     statement, so the code after it can run with the placeholders still bound;
     `within`: the innermost such try/with, as its keyword and user line: its
@@ -107,7 +108,8 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses) -> StatePlan:
 def _still(
     node: gast.stmt, names: tuple[str, ...], unbound: tuple[str, ...], analyses: Analyses
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Initialised names that may be unbound after `node`, and the carried names a `del` inside it may unbind."""
+    """Initialised names that may be unbound after `node`, and the carried names that may be
+    unbound when its get_state runs (a `del` inside it, or a path to it that binds none)."""
     deleted = {
         t.id
         for n in statements([node])
@@ -115,7 +117,12 @@ def _still(
         for t in n.targets
         if isinstance(t, gast.Name)
     } if names else ()
-    deleted_names = tuple(n for n in names if n in deleted)
+    entry = analyses.cfg.entry_of[node]
+    deleted_names = tuple(
+        n for n in names
+        if n in deleted or (n.isidentifier() and n not in unbound
+                            and analyses.definitions.may_be_unbound(entry, n))
+    )
     if not unbound:
         return (), deleted_names
     after = analyses.cfg.join_of[node]
