@@ -40,6 +40,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
+from runtime.operators.unbound_in_trace import unbound_read
 from runtime.origin import Origin, map_location, user_origin
 
 __all__ = ["staged_if", "staged_if_exp"]
@@ -67,7 +68,8 @@ def staged_if(
             try:
                 branch()
             except Exception as error:
-                raised = _raise_in_branch(error, side, origin)
+                raised = _raise_in_branch(error, side, origin) or unbound_read(
+                    error, f"the {_BRANCH[side]} of the tensor-dependent if", origin, "if")
                 if raised is None:
                     raise
                 raise raised from error

@@ -501,3 +501,27 @@ def test_a_conditional_expression_names_its_value_not_its_condition():
     message = str(info.value)
     assert message.startswith("the value is an int64[] Tensor in the true branch and None in the false branch")
     assert "'x > 0'" not in message
+
+
+def reads_a_name_bound_later(x):
+    def if_body():
+        return x + late  # <- unbound read
+
+    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)  # <- if of the unbound read
+    late = 1.0
+    return x + late
+
+
+def test_a_name_unbound_in_a_traced_branch_is_told_as_the_rule():
+    """Both branches are traced, so an unbound read Python would not reach for
+    these inputs fails the trace: a StagingError naming the if and the read,
+    not a NameError out of the branch function."""
+    with pytest.raises(StagingError) as info:
+        trace(reads_a_name_bound_later, SCALAR_F)
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith(
+        f"'late' is unbound where the true branch of the tensor-dependent if at "
+        f"{line_of('# <- if of the unbound read')} reads it")
+    assert lines[1].endswith("return x + late  # <- unbound read")
+    assert lines[-1] == "Give 'late' a value before the if."
+    assert isinstance(info.value.__cause__, NameError)
