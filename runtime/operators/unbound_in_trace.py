@@ -17,6 +17,8 @@ construct, the line that reads the name and the fix.
 
 from __future__ import annotations
 
+import re
+
 from runtime.errors import AutographError, StagingError
 from runtime.origin import Origin, map_location
 
@@ -29,14 +31,11 @@ def unbound_read(error: BaseException, construct: str, origin: Origin | None,
     true branch of the tensor-dependent if, the body of the staged for loop)
     at `origin` was traced; None for any other error, or when the read is not
     in the user's code."""
-    name = getattr(error, "name", None)
-    if not isinstance(error, NameError) or isinstance(error, AutographError) or not name:
+    if not isinstance(error, NameError) or isinstance(error, AutographError):
         return None
-    tb = error.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    site = None if tb is None else map_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
-    if site is None:
+    name = getattr(error, "name", None) or _quoted_name(str(error))
+    site = _innermost_user_site(error)
+    if site is None or not name:
         return None
     where = f" at {origin}" if origin is not None else ""
     return StagingError(
@@ -44,3 +43,20 @@ def unbound_read(error: BaseException, construct: str, origin: Origin | None,
         f"whatever the values, so every name it reads must be bound before it\n"
         f"{site.excerpt()}\nGive '{name}' a value before the {fix}."
     )
+
+
+def _quoted_name(message: str) -> str | None:
+    """The name in an UnboundLocalError's message, which (unlike a NameError's
+    `name`) Python does not keep: "cannot access local variable 'z' where..."."""
+    found = re.search(r"'([A-Za-z_][A-Za-z_0-9]*)'", message)
+    return found.group(1) if found else None
+
+
+def _innermost_user_site(error: BaseException) -> Origin | None:
+    """The user's line of the innermost frame in user or converted code: the
+    read itself, or the one that handed an Undefined placeholder to `not`."""
+    site, tb = None, error.__traceback__
+    while tb is not None:
+        site = map_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno) or site
+        tb = tb.tb_next
+    return site

@@ -525,3 +525,34 @@ def test_a_name_unbound_in_a_traced_branch_is_told_as_the_rule():
     assert lines[1].endswith("return x + late  # <- unbound read")
     assert lines[-1] == "Give 'late' a value before the if."
     assert isinstance(info.value.__cause__, NameError)
+
+
+
+def reads_an_unbound_local(x):
+    def if_body():
+        if x is None:
+            own = 1.0
+        return x + own  # <- unbound local
+
+    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)
+    return x
+
+
+def negates_a_placeholder(x):
+    def else_body():
+        w = ag__.Undefined("w")
+        return ag__.not_(w)  # <- placeholder under not
+
+    ag__.if_stmt(x < 0, None, else_body, None, None, (), 0)
+    return x
+
+
+def test_unbound_locals_and_placeholders_in_a_traced_branch_are_told_too():
+    """An UnboundLocalError names the variable only in its message, and the one
+    a placeholder raises comes from the runtime: the error still names the read."""
+    with pytest.raises(StagingError, match="'own' is unbound where the true branch") as info:
+        trace(reads_an_unbound_local, SCALAR_F)
+    assert str(info.value).splitlines()[1].endswith("# <- unbound local")
+    with pytest.raises(StagingError, match="'w' is unbound where the false branch") as info:
+        trace(negates_a_placeholder, SCALAR_F)
+    assert str(info.value).splitlines()[1].endswith("# <- placeholder under not")
