@@ -195,9 +195,10 @@ class StagedExpressions:
             left = self.int_(scope, d) if ex.chance(50) else self.float_(scope, d)
             right = self.int_(scope, d) if ex.chance(60) else self.float_(scope, d)
             return f"{left} {op} {right}"
-        if form == "chain":
+        if form == "chain":  # the middle a name: a computed one is not split (differences.md)
             ops = [ex.pick(["<", "<=", "!="]) for _ in range(2)]
-            return (f"{self.atom(self.int_(scope, d))} {ops[0]} {self.atom(self.float_(scope, d))} "
+            middle = self.variable(scope, ex.pick(["int", "float"])) or ex.pick(_FLOATS)
+            return (f"{self.atom(self.int_(scope, d))} {ops[0]} {middle} "
                     f"{ops[1]} {self.atom(self.int_(scope, d))}")
         if form == "not":
             return f"not ({self.bool_(scope, d)})"
