@@ -185,11 +185,13 @@ class StagedExpressions:
         return f"np.zeros_like({name})"
 
     # -- conditions --
-    def bool_(self, scope: Scope, depth: int = 2) -> str:
+    def bool_(self, scope: Scope, depth: int = 2, truthy: bool = True) -> str:
+        """A condition; a bare int or float name only where `truthy` (not as an
+        operand of and/or, whose staged form needs both sides of one dtype)."""
         ex = self.ex
         d = max(depth - 1, 0)
         form = ex.weighted([("cmp", 8), ("chain", 2), ("not", 2), ("andor", 4), ("any", 2),
-                            ("truthy", 1)])
+                            ("truthy", 1 * truthy)])
         if form == "cmp" or depth <= 0:
             op = ex.pick(["<", ">", "==", "!=", "<=", ">="])
             left = self.int_(scope, d) if ex.chance(50) else self.float_(scope, d)
@@ -203,7 +205,8 @@ class StagedExpressions:
         if form == "not":
             return f"not ({self.bool_(scope, d)})"
         if form == "andor":
-            return f"({self.bool_(scope, d)}) {ex.pick(['and', 'or'])} ({self.bool_(scope, d)})"
+            left, right = self.bool_(scope, d, False), self.bool_(scope, d, False)
+            return f"({left}) {ex.pick(['and', 'or'])} ({right})"
         if form == "any":
             return f"np.{ex.pick(['any', 'all'])}({self.vec_(scope, d)} > {self.float_(scope, d)})"
         name = self.variable(scope, ex.pick(["int", "float"]))
