@@ -183,22 +183,30 @@ class StagedWriter:
     def for_(self, indent: int, scope: Scope, where: Where, form: str) -> bool:
         ex, values = self.ex, self.values
         vec = values.variable(scope, "vec")
+        counter = None  # an enumerate's count: a valid index of every vector
         if form == "for_vec" and vec is not None:
             target = ex.pick([n for n in where.assignable if kind_of(n) == "float"])
             iterable = ex.pick([vec, vec, values.vec_(scope, 1)])
+            if ex.chance(30):
+                counter = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
+                target, iterable = f"{counter}, {target}", f"enumerate({iterable})"
         else:
             target = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
             bound = ex.pick([str(ex.num(0, 3)), f"np.minimum({values.int_(scope, 1)}, 4)",
                              f"min({values.int_(scope, 1)}, 3)"])
             if form == "for_index" and vec is not None:
                 bound = ex.pick([f"len({vec})", f"{vec}.shape[0]"])
-            iterable = ex.pick([f"ag.range({bound})", f"ag.range({bound})", f"range({bound})"])
+            iterable = ex.pick([f"ag.range({bound})", f"ag.range({bound})", f"range({bound})",
+                                f"ag.range({ex.num(-1, 1)}, {bound})"])
+            if form == "for_index" and vec is not None:
+                counter = target
         self.emit(indent, f"for {target} in {iterable}:")
         body_scope = scope.copy()
-        body_scope.bind(target)
+        for name in target.split(", "):
+            body_scope.bind(name)
         indices = values.indices
-        if form == "for_index" and vec is not None:
-            values.indices = Indices(indices.names + (target,))
+        if counter is not None:
+            values.indices = Indices(indices.names + (counter,))
         body, _ = self.block(indent + 1, body_scope, where.nested(in_loop=True), ex.num(1, 3))
         values.indices = indices
         return self._loop_end(indent, scope, where, body)
@@ -209,13 +217,20 @@ class StagedWriter:
         self.guards += 1
         self.emit(indent, f"{guard} = 0")
         self.budget += 1
-        test = f"{guard} < {ex.num(1, 4)}"
-        if ex.chance(80):
-            cond = self.values.bool_(scope, 1)
-            test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
-        self.emit(indent, f"while {test}:")
-        self.emit(indent + 1, f"{guard} += 1")
-        self.budget += 1
+        limit, cond = ex.num(1, 4), self.values.bool_(scope, 1, truthy=False)
+        if ex.chance(25):  # the test is a break at the top of the body
+            self.emit(indent, "while True:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.emit(indent + 1, f"if {guard} > {limit} or ({cond}):")
+            self.emit(indent + 2, "break")
+            self.budget += 3
+        else:
+            test = f"{guard} < {limit}"
+            if ex.chance(80):
+                test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
+            self.emit(indent, f"while {test}:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.budget += 1
         body, _ = self.block(indent + 1, scope.copy(), where.nested(in_loop=True), ex.num(1, 3))
         return self._loop_end(indent, scope, where, body)
 
