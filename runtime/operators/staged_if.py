@@ -87,8 +87,24 @@ def staged_if_exp(
 ) -> object:
     """Stage `a if cond else b` whose condition is a Tensor."""
     origin = user_origin()
+
+    def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
+        def run() -> tuple:
+            try:
+                return (fn(),)
+            except NameError as error:
+                part = (f"the right operand of the tensor-dependent {expr_repr}"
+                        if expr_repr in ("and", "or")
+                        else f"the {_BRANCH[side]} of the tensor-dependent conditional expression")
+                raised = unbound_read(error, part, origin, "expression")
+                if raised is None:
+                    raise
+                raise raised from error
+
+        return run
+
     (result,) = _stage_branches(
-        cond, lambda: (if_true(),), lambda: (if_false(),), (expr_repr,), origin, "conditional expression"
+        cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, "conditional expression"
     )
     return result
 

@@ -556,3 +556,28 @@ def test_unbound_locals_and_placeholders_in_a_traced_branch_are_told_too():
     with pytest.raises(StagingError, match="'w' is unbound where the false branch") as info:
         trace(negates_a_placeholder, SCALAR_F)
     assert str(info.value).splitlines()[1].endswith("# <- placeholder under not")
+
+
+
+def and_reads_a_name_bound_later(x):
+    first = ag__.and_(x, lambda: late)  # <- and of the unbound read
+    late = 1.0
+    return first + late
+
+
+def if_exp_reads_a_name_bound_later(x):
+    first = ag__.if_exp(x > 0, lambda: late, lambda: x, "late if x > 0 else x")
+    late = 1.0
+    return first + late
+
+
+def test_a_name_unbound_in_a_traced_operand_is_told_as_the_rule():
+    """`x and y`, `y if c else x`: the operand Python skips for these inputs is traced too."""
+    with pytest.raises(StagingError) as info:
+        trace(and_reads_a_name_bound_later, SCALAR_F)
+    assert str(info.value).startswith(
+        f"'late' is unbound where the right operand of the tensor-dependent and at "
+        f"{line_of('# <- and of the unbound read')} reads it")
+    with pytest.raises(StagingError, match="'late' is unbound where the true branch of the "
+                                           "tensor-dependent conditional expression"):
+        trace(if_exp_reads_a_name_bound_later, SCALAR_F)
