@@ -170,6 +170,33 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([1.0, 2.0], 3), ([], 0), ([nan], 2), ([inf, 0.5], -1)],
     ),
+    # A return behind a test that is Python False while the staged loop is
+    # traced: the return value stayed unbound and get_state raised NameError.
+    (
+        """
+        def f(u, n):
+            for t1 in ag.range(2):
+                if n > 10:
+                    return -2.0
+                for t2 in range(np.minimum(n, 0)):
+                    return 0.5
+            return np.sum(u)
+        """,
+        [([1.0], 3), ([], 0)],
+    ),
+    # Names unbound on the path taken, read where staging traces both ways: a
+    # StagingError naming the read, not a NameError out of generated code.
+    (
+        """
+        def f(u, x):
+            for t1 in range(u.shape[0]):
+                z = x + t1
+            if x > 0:
+                x = x + z
+            return (x and z) if len(u) else x
+        """,
+        [([], 0.0), ([], 1.0), ([2.0], 1.0), ([2.0], -1.0)],
+    ),
 ]
 
 
