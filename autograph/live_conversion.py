@@ -44,7 +44,9 @@ def source_map(generated: Generated, settings: Settings, function: str, filename
 
 
 _LOCK = threading.Lock()
-# code object -> {options: LoadedCode}; weak, so unloading a function frees its conversion
+# code object -> {(options, file): LoadedCode}; weak, so unloading a function frees its
+# conversion. Code objects compare equal without their file (the same function at the same
+# line of two notebook cells), and a conversion's source map names one file.
 _CODE_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -58,16 +60,17 @@ def _ours() -> tuple[object, ...]:
 
 
 def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
-    """The compiled conversion of `func`'s code (cached by code object and options)."""
+    """The compiled conversion of `func`'s code (cached by code object, file and options)."""
     code = func.__code__
+    key = (options, code.co_filename)
     with _LOCK:
-        found = _CODE_CACHE.get(code, {}).get(options)
+        found = _CODE_CACHE.get(code, {}).get(key)
     if found is not None:
         return found
     with collection_paused():
         loaded = _load(func, options)
     with _LOCK:
-        _CODE_CACHE.setdefault(code, {})[options] = loaded
+        _CODE_CACHE.setdefault(code, {})[key] = loaded
     return loaded
 
 

@@ -43,8 +43,9 @@ class StatePlan:
     (unbound again when they do, so a later read fails as in Python);
     `private`: names an if's branch functions must keep local (read first in
     a branch while unbound before the if, so that the read fails as in Python);
-    `deleted`: carried names a `del` inside the statement may unbind (get_state
-    reads them as Undefined then, for the staged path to report or drop);
+    `deleted`: carried names a `del` inside the statement may unbind, or that
+    are unbound on some paths to it (not all: those are `unbound`); get_state
+    reads them as Undefined then, for the staged path to report or drop;
     `guarded`: an enclosing try or with may catch an exception out of the
     statement, so the code after it can run with the placeholders still bound;
     `within`: the innermost such try/with, as its keyword and user line: its
@@ -146,7 +147,8 @@ def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
 def _still(
     node: gast.stmt, names: tuple[str, ...], unbound: tuple[str, ...], analyses: Analyses, dels: bool = True
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Initialised names that may be unbound after `node`, and the carried names a `del` inside it may unbind.
+    """Initialised names that may be unbound after `node`, and the carried names that may be
+    unbound when its get_state runs (a `del` inside it, or a path to it that binds none).
 
     The statements inside `node` are searched for a `del` only when the function holds one
     (`dels`): every statement that carries names would walk its nested blocks again.
@@ -158,7 +160,12 @@ def _still(
         for t in n.targets
         if isinstance(t, gast.Name)
     } if names and dels else ()
-    deleted_names = tuple(n for n in names if n in deleted) if deleted else ()
+    entry = analyses.cfg.entry_of[node]
+    deleted_names = tuple(
+        n for n in names
+        if n in deleted or (n.isidentifier() and n not in unbound
+                            and analyses.definitions.may_be_unbound(entry, n))
+    )
     if not unbound:
         return (), deleted_names
     after = analyses.cfg.join_of[node]

@@ -40,6 +40,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
+from runtime.operators.unbound_in_trace import unbound_read
 from runtime.origin import Origin, map_location, user_origin
 
 __all__ = ["staged_if", "staged_if_exp"]
@@ -67,7 +68,8 @@ def staged_if(
             try:
                 branch()
             except Exception as error:
-                raised = _raise_in_branch(error, side, origin)
+                raised = _raise_in_branch(error, side, origin) or unbound_read(
+                    error, f"the {_BRANCH[side]} of the tensor-dependent if", origin, "if")
                 if raised is None:
                     raise
                 raise raised from error
@@ -85,8 +87,24 @@ def staged_if_exp(
 ) -> object:
     """Stage `a if cond else b` whose condition is a Tensor."""
     origin = user_origin()
+
+    def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
+        def run() -> tuple:
+            try:
+                return (fn(),)
+            except NameError as error:
+                part = (f"the right operand of the tensor-dependent {expr_repr}"
+                        if expr_repr in ("and", "or")
+                        else f"the {_BRANCH[side]} of the tensor-dependent conditional expression")
+                raised = unbound_read(error, part, origin, "expression")
+                if raised is None:
+                    raise
+                raise raised from error
+
+        return run
+
     (result,) = _stage_branches(
-        cond, lambda: (if_true(),), lambda: (if_false(),), (expr_repr,), origin, "conditional expression"
+        cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, "conditional expression"
     )
     return result
 

@@ -48,6 +48,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
+from runtime.operators.unbound_in_trace import unbound_read
 from runtime.operators.undefined import Undefined
 from runtime.origin import user_origin
 from runtime.types import TensorType
@@ -154,7 +155,14 @@ class _Loop:
 
         def body_fn(*values: Any) -> tuple:
             counter = enter(values)
-            step(counter)
+            try:
+                step(counter)
+            except NameError as error:
+                raised = unbound_read(error, f"the body of the staged {self.what} loop",
+                                      self.origin, "loop")
+                if raised is None:
+                    raise
+                raise raised from error
             after = FlatState.of(self.names, self.get_state(), self.backend)
             return tuple([counter + 1] if counted else []) + self._iteration_outputs(state, kinds, after)
 

@@ -7,6 +7,7 @@ import inspect
 import linecache
 import traceback
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -133,6 +134,18 @@ def test_exec_source_registered_in_linecache():
     namespace: dict = {}
     exec(compile(source, filename, "exec"), namespace)
     assert ag.convert(namespace["cell"])(5) == 4
+
+
+def test_the_same_function_in_two_cells_names_its_own_cell():
+    """Equal code objects (same text, same line, another file) compare equal:
+    each must still get a conversion whose errors name its own file."""
+    source = "def cell(x):\n    if x > 0:\n        y = 1\n    return y\n"
+    for filename in ("<notebook-cell-2>", "<notebook-cell-3>"):
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        namespace: dict = {}
+        exec(compile(source, filename, "exec"), namespace)
+        with pytest.raises(ag.errors.StagingError, match=f"{filename}:2"):
+            ag.function(namespace["cell"])(np.float64(1.0))
 
 
 def other_decorator(func):

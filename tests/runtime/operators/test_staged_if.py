@@ -501,3 +501,83 @@ def test_a_conditional_expression_names_its_value_not_its_condition():
     message = str(info.value)
     assert message.startswith("the value is an int64[] Tensor in the true branch and None in the false branch")
     assert "'x > 0'" not in message
+
+
+def reads_a_name_bound_later(x):
+    def if_body():
+        return x + late  # <- unbound read
+
+    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)  # <- if of the unbound read
+    late = 1.0
+    return x + late
+
+
+def test_a_name_unbound_in_a_traced_branch_is_told_as_the_rule():
+    """Both branches are traced, so an unbound read Python would not reach for
+    these inputs fails the trace: a StagingError naming the if and the read,
+    not a NameError out of the branch function."""
+    with pytest.raises(StagingError) as info:
+        trace(reads_a_name_bound_later, SCALAR_F)
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith(
+        f"'late' is unbound where the true branch of the tensor-dependent if at "
+        f"{line_of('# <- if of the unbound read')} reads it")
+    assert lines[1].endswith("return x + late  # <- unbound read")
+    assert lines[-1] == "Give 'late' a value before the if."
+    assert isinstance(info.value.__cause__, NameError)
+
+
+
+def reads_an_unbound_local(x):
+    def if_body():
+        if x is None:
+            own = 1.0
+        return x + own  # <- unbound local
+
+    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)
+    return x
+
+
+def negates_a_placeholder(x):
+    def else_body():
+        w = ag__.Undefined("w")
+        return ag__.not_(w)  # <- placeholder under not
+
+    ag__.if_stmt(x < 0, None, else_body, None, None, (), 0)
+    return x
+
+
+def test_unbound_locals_and_placeholders_in_a_traced_branch_are_told_too():
+    """An UnboundLocalError names the variable only in its message, and the one
+    a placeholder raises comes from the runtime: the error still names the read."""
+    with pytest.raises(StagingError, match="'own' is unbound where the true branch") as info:
+        trace(reads_an_unbound_local, SCALAR_F)
+    assert str(info.value).splitlines()[1].endswith("# <- unbound local")
+    with pytest.raises(StagingError, match="'w' is unbound where the false branch") as info:
+        trace(negates_a_placeholder, SCALAR_F)
+    assert str(info.value).splitlines()[1].endswith("# <- placeholder under not")
+
+
+
+def and_reads_a_name_bound_later(x):
+    first = ag__.and_(x, lambda: late)  # <- and of the unbound read
+    late = 1.0
+    return first + late
+
+
+def if_exp_reads_a_name_bound_later(x):
+    first = ag__.if_exp(x > 0, lambda: late, lambda: x, "late if x > 0 else x")
+    late = 1.0
+    return first + late
+
+
+def test_a_name_unbound_in_a_traced_operand_is_told_as_the_rule():
+    """`x and y`, `y if c else x`: the operand Python skips for these inputs is traced too."""
+    with pytest.raises(StagingError) as info:
+        trace(and_reads_a_name_bound_later, SCALAR_F)
+    assert str(info.value).startswith(
+        f"'late' is unbound where the right operand of the tensor-dependent and at "
+        f"{line_of('# <- and of the unbound read')} reads it")
+    with pytest.raises(StagingError, match="'late' is unbound where the true branch of the "
+                                           "tensor-dependent conditional expression"):
+        trace(if_exp_reads_a_name_bound_later, SCALAR_F)

@@ -577,3 +577,35 @@ def test_iteration_errors_name_the_line(types, target, expected):
         trace(f, types)
     assert expected in str(info.value)
     assert line_of("# <- iterate") in str(info.value)
+
+
+def loop_reads_a_name_bound_later(x):
+    def get_state():
+        return (x,)
+
+    def set_state(values):
+        nonlocal x
+        (x,) = values
+
+    def loop_test():
+        return x > 10
+
+    def loop_body():
+        nonlocal x
+        x = x + late  # <- unbound read in a loop
+
+    ag__.while_stmt(loop_test, loop_body, get_state, set_state, ("x",), {})  # <- the loop
+    late = 1.0
+    return x
+
+
+def test_a_name_unbound_in_a_traced_loop_body_is_told_as_the_rule():
+    """The body is traced even when the loop will run zero times."""
+    with pytest.raises(StagingError) as info:
+        trace(loop_reads_a_name_bound_later, (np.float64, ()))
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith(
+        f"'late' is unbound where the body of the staged while loop at "
+        f"{line_of('# <- the loop')} reads it")
+    assert lines[1].endswith("x = x + late  # <- unbound read in a loop")
+    assert lines[-1] == "Give 'late' a value before the loop."

@@ -1,0 +1,261 @@
+"""The statement writer of the staged program generator (staged_programs.py).
+
+`StagedWriter` emits the body of `f` line by line: assignments, augmented
+assignments, `ag.print`, if/elif/else, guarded while loops, for loops over
+`ag.range(...)` and over vectors, break/continue, early returns and local
+helper functions with their own control flow. It tracks which names are
+bound on every path (`Scope.defined`) so that almost every read is of a name
+bound on both sides of a staged branch and before a staged loop; the rare
+read of a name bound on some paths only is where staging must refuse with a
+StagingError naming the line.
+
+Every return of `f` returns the same kind of value (`returns`), so the
+branches of a staged if that both return agree; a helper returns a float.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from tests.autograph.program_expressions import Expressions, Scope
+from tests.autograph.program_statements import Where
+from tests.autograph.staged_expressions import (
+    FLOAT_NAMES,
+    INT_NAMES,
+    VEC_NAMES,
+    Indices,
+    StagedExpressions,
+    kind_of,
+)
+
+__all__ = ["LOCALS", "RETURN_KINDS", "StagedWriter"]
+
+_MAX_STATEMENTS = 16
+_MAX_DEPTH = 3
+LOCALS = INT_NAMES + FLOAT_NAMES + VEC_NAMES
+_HELPER_LOCALS = ("q", "r")  # a helper's own float variables
+RETURN_KINDS = ("float", "int", "vec", "pair")
+
+
+def _may_alias(value: str) -> bool:
+    """Whether `value` may be an array another name holds (`y = x`, `y = x if
+    c else z`, `y = min(x, z)`): the original would then change both in place
+    at `y += 1`, where a Tensor is a value and only `y` changes (see
+    docs/differences.md). Such assignments copy."""
+    node = ast.parse(value, mode="eval").body
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in ("min", "max")
+    return isinstance(node, (ast.Name, ast.IfExp, ast.BoolOp))
+
+
+@dataclass
+class StagedWriter:
+    """Writes `f`'s body into `lines`, at most `budget` statements, drawing
+    every choice from `ex`; every return of `f` returns a `returns` value."""
+
+    ex: Expressions
+    returns: str = "float"
+    lines: list[str] = field(default_factory=list)
+    budget: int = _MAX_STATEMENTS
+    guards: int = 0
+    helpers: int = 0
+
+    def __post_init__(self) -> None:
+        self.values = StagedExpressions(self.ex)
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+        self.budget -= 1
+
+    # -- blocks --
+    def block(self, indent: int, scope: Scope, where: Where, size: int) -> tuple[Scope, bool]:
+        """Emit up to `size` statements; returns the scope after and whether
+        control always leaves the block (return/break/continue)."""
+        start = len(self.lines)
+        for _ in range(size):
+            if self.budget <= 0:
+                break
+            if self.statement(indent, scope, where):
+                return scope, True
+        if len(self.lines) == start:
+            self.emit(indent, self._assign(scope, where))
+        return scope, False
+
+    def statement(self, indent: int, scope: Scope, where: Where) -> bool:
+        """Emit one statement; True when it always leaves the block."""
+        ex = self.ex
+        compound = where.depth < _MAX_DEPTH and self.budget > 2
+        kind = ex.weighted([
+            ("assign", 8), ("augassign", 5), ("print", 3), ("if", 6 * compound),
+            ("for_range", 3 * compound), ("for_vec", 2 * compound), ("for_index", 2 * compound),
+            ("while", 3 * compound), ("return", 2 * where.may_leave),
+            ("jump", 3 * where.in_loop),
+            ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
+        ])
+        if kind == "if":
+            return self.if_(indent, scope, where)
+        if kind == "while":
+            return self.while_(indent, scope, where)
+        if kind.startswith("for_"):
+            return self.for_(indent, scope, where, kind)
+        if kind == "helper":
+            self.helper(indent, scope)
+            return False
+        if kind == "return":
+            self.emit(indent, self.return_(scope, where))
+            return True
+        if kind == "jump":
+            self.emit(indent, ex.pick(["break", "continue"]))
+            return True
+        if kind == "print":
+            value = self.values.of_kind(ex.pick(["int", "float", "vec"]), scope, 1)
+            self.emit(indent, f"ag.print({ex.tag('p')}, {value})")
+            return False
+        if kind == "augassign" and (text := self._augassign(scope, where)):
+            self.emit(indent, text)
+            return False
+        self.emit(indent, self._assign(scope, where))
+        return False
+
+    def _assign(self, scope: Scope, where: Where) -> str:
+        name = self.ex.pick(where.assignable)
+        value = self.values.of_kind(kind_of(name), scope)
+        if _may_alias(value):
+            value = f"np.copy({value})"
+        scope.bind(name)
+        return f"{name} = {value}"
+
+    def _augassign(self, scope: Scope, where: Where) -> str | None:
+        names = sorted(n for n in scope.defined & set(where.assignable))
+        if not names:
+            return None
+        ex, name = self.ex, self.ex.pick(names)
+        kind = kind_of(name)
+        if kind == "int":
+            op = ex.pick(["+=", "-=", "//=", "%="])
+            value = ex.pick(["2", "3"]) if op in ("//=", "%=") else self.values.int_(scope, 1)
+            return f"{name} {op} {value}"
+        op = ex.pick(["+", "-", "*"])
+        if op == "*":
+            other = ex.pick(["0.5", "-1.0", "2.0"])
+        elif kind == "float" or ex.chance(50):
+            other = self.values.float_(scope, 1)
+        else:
+            other = self.values.vec_(scope, 1)
+        if kind == "vec":  # `u += 1.0` would change the array in place, and every alias of it
+            return f"{name} = {name} {op} {self.values.atom(other)}"
+        return f"{name} {op}= {other}"
+
+    def return_(self, scope: Scope, where: Where) -> str:
+        values = self.values
+        if where.in_helper:
+            return f"return {values.float_(scope)}"
+        if self.returns == "pair":
+            return f"return {values.float_(scope, 1)}, {values.int_(scope, 1)}"
+        return f"return {values.of_kind(self.returns, scope)}"
+
+    # -- compound statements --
+    def if_(self, indent: int, scope: Scope, where: Where) -> bool:
+        ex = self.ex
+        self.emit(indent, f"if {self.values.bool_(scope)}:")
+        branches = [self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))]
+        for _ in range(ex.num(0, 2) if self.budget > 2 else 0):
+            self.emit(indent, f"elif {self.values.bool_(scope)}:")
+            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2)))
+        if self.budget > 1 and ex.chance(60):
+            self.emit(indent, "else:")
+            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3)))
+        else:
+            branches.append((scope.copy(), False))
+        return self._merge(scope, branches)
+
+    @staticmethod
+    def _merge(scope: Scope, branches: list[tuple[Scope, bool]]) -> bool:
+        """Rebind `scope` to what holds after the branches join."""
+        open_ = [s for s, leaves in branches if not leaves]
+        joined = Scope.join(scope, open_ or [s for s, _ in branches])
+        for branch, _ in branches:
+            joined.maybe |= branch.maybe | branch.defined
+        scope.defined, scope.maybe = joined.defined, joined.maybe
+        return not open_
+
+    def for_(self, indent: int, scope: Scope, where: Where, form: str) -> bool:
+        ex, values = self.ex, self.values
+        vec = values.variable(scope, "vec")
+        counter = None  # an enumerate's count: a valid index of every vector
+        if form == "for_vec" and vec is not None:
+            target = ex.pick([n for n in where.assignable if kind_of(n) == "float"])
+            iterable = ex.pick([vec, vec, values.vec_(scope, 1)])
+            if ex.chance(30):
+                counter = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
+                target, iterable = f"{counter}, {target}", f"enumerate({iterable})"
+        else:
+            target = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
+            bound = ex.pick([str(ex.num(0, 3)), f"np.minimum({values.int_(scope, 1)}, 4)",
+                             f"min({values.int_(scope, 1)}, 3)"])
+            if form == "for_index" and vec is not None:
+                bound = ex.pick([f"len({vec})", f"{vec}.shape[0]"])
+            iterable = ex.pick([f"ag.range({bound})", f"ag.range({bound})", f"range({bound})",
+                                f"ag.range({ex.num(-1, 1)}, {bound})"])
+            if form == "for_index" and vec is not None:
+                counter = target
+        self.emit(indent, f"for {target} in {iterable}:")
+        body_scope = scope.copy()
+        for name in target.split(", "):
+            body_scope.bind(name)
+        indices = values.indices
+        if counter is not None:
+            values.indices = Indices(indices.names + (counter,))
+        body, _ = self.block(indent + 1, body_scope, where.nested(in_loop=True), ex.num(1, 3))
+        values.indices = indices
+        return self._loop_end(indent, scope, where, body)
+
+    def while_(self, indent: int, scope: Scope, where: Where) -> bool:
+        ex = self.ex
+        guard = f"w{self.guards}"
+        self.guards += 1
+        self.emit(indent, f"{guard} = 0")
+        self.budget += 1
+        limit, cond = ex.num(1, 4), self.values.bool_(scope, 1, truthy=False)
+        if ex.chance(25):  # the test is a break at the top of the body
+            self.emit(indent, "while True:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.emit(indent + 1, f"if {guard} > {limit} or ({cond}):")
+            self.emit(indent + 2, "break")
+            self.budget += 3
+        else:
+            test = f"{guard} < {limit}"
+            if ex.chance(80):
+                test = ex.pick([f"{test} and ({cond})", f"({cond}) and {test}"])
+            self.emit(indent, f"while {test}:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.budget += 1
+        body, _ = self.block(indent + 1, scope.copy(), where.nested(in_loop=True), ex.num(1, 3))
+        return self._loop_end(indent, scope, where, body)
+
+    def _loop_end(self, indent: int, scope: Scope, where: Where, body: Scope) -> bool:
+        """An optional `else:` block, then the join: the body may not have run."""
+        if where.in_loop:
+            self.values.nested_loop_names |= (body.maybe | body.defined) - scope.defined
+        branches = [(body, False), (scope.copy(), False)]
+        if self.budget > 1 and self.ex.chance(15):
+            self.emit(indent, "else:")
+            orelse = scope.copy()
+            orelse.maybe |= body.maybe | body.defined
+            branches.append(self.block(indent + 1, orelse, where.nested(), 1))
+        self._merge(scope, branches)
+        return False
+
+    def helper(self, indent: int, scope: Scope) -> None:
+        """A local function of a float `p` with its own control flow, reading
+        the enclosing function's variables (bound when it is defined)."""
+        name = f"h{self.helpers}"
+        self.helpers += 1
+        self.emit(indent, f"def {name}(p):")
+        inner = Scope(set(scope.defined) | {"p"}, set(scope.maybe) | {"p"})
+        where = Where(depth=1, in_helper=True, assignable=_HELPER_LOCALS)
+        _, leaves = self.block(indent + 1, inner, where, self.ex.num(1, 4))
+        if not leaves:
+            self.emit(indent + 1, self.return_(inner, where))
+        scope.helpers.append(name)
