@@ -18,7 +18,10 @@ themselves, looked up first; one of `AS_IS_FOR_PYTHON_VALUES` given only
 Python values is called directly, so `range(2, n)` in a Python-mode loop
 costs a lookup, a type check per argument and the builtin. A user function
 is keyed by its id and checked through a weak reference, so its entry dies
-with it and is never reused.
+with it and is never reused. Other callables run as is are remembered by
+their type when the type alone decides it and can neither change nor be
+freed (a class, a ufunc, NumPy's functions, `d.get`): the object itself is
+never kept.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ _FAST: dict[int, tuple[weakref.ref, object]] = {}
 # callables that live for ever (they cannot be weakly referenced), keyed by themselves:
 # callable -> (what to call, whether it is the callable itself for Python values)
 _HELD: dict[object, tuple[object, bool]] = {}
+# types whose instances are called as they are, unless OVERRIDES holds one: see _remember_type
+_AS_IS_TYPES: set[type] = set()
+_DECIDED_BY_WHAT_THEY_WRAP = (types.FunctionType, types.MethodType, functools.partial)
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made at run time, which may be changed or freed
 
 
 def is_convertible(func: object) -> bool:
@@ -94,12 +101,12 @@ def _remember(func: types.FunctionType, target: object) -> None:
     _FAST[key] = (weakref.ref(func, forget), target)
 
 
-def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
+def converted_call(f, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
     try:
         held = _HELD.get(f)
-    except TypeError:  # an unhashable callable is never held
-        held = None
+    except TypeError:  # an unhashable callable (its class sets __eq__ only) is never held
+        return _call_unhashable(f, args, kwargs)
     if held is not None:
         target, as_is = held
         if as_is and not kwargs:
@@ -112,6 +119,8 @@ def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
         entry = _FAST.get(id(f))
         if entry is not None and entry[0]() is f:
             target = entry[1]
+        elif type(f) in _AS_IS_TYPES and f not in OVERRIDES:
+            target = f
         else:
             target = _slow_target(f)
             if type(target) is tuple:  # a bound method: (converted function, self)
@@ -120,6 +129,15 @@ def converted_call(f: object, args: tuple, kwargs: dict | None) -> object:
     if kwargs:
         return target(*args, **kwargs)
     return target(*args)
+
+
+def _call_unhashable(f: object, args: tuple, kwargs: dict | None) -> object:
+    """converted_call of a callable that is neither held nor in OVERRIDES, since neither can hold it."""
+    target = f if type(f) in _AS_IS_TYPES else _slow_target(f)
+    if type(target) is tuple:
+        target, receiver = target
+        args = (receiver, *args)
+    return target(*args, **kwargs) if kwargs else target(*args)
 
 
 def _slow_target(f: object) -> object:
@@ -131,15 +149,17 @@ def _slow_target(f: object) -> object:
         _HELD[f] = (override, f in AS_IS_FOR_PYTHON_VALUES)
         return override
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
-        if getattr(f, DO_NOT_CONVERT, False):
-            return f
-        return (_target(f.__func__), f.__self__)
+        # a do_not_convert method: its function is not convertible, so the pair calls it as is
+        return (_function_target(f.__func__), f.__self__)
     if isinstance(f, types.FunctionType):
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
         _HELD[f] = (f, False)  # math.sqrt and the like live as long as their module
         return f
-    return _callable_target(f)
+    target = _callable_target(f)
+    if target is f:
+        _remember_type(type(f))
+    return target
 
 
 def _callable_target(f: object) -> object:
@@ -164,6 +184,20 @@ def _callable_target(f: object) -> object:
     ):
         return (_function_target(call), f)
     return f
+
+
+def _remember_type(kind: type) -> None:
+    """Remember that every instance of `kind` not in OVERRIDES is called as is, if its type alone decides it.
+
+    It does for a type that is neither a function, a bound method nor a
+    partial (each decided by what it wraps) and that is built into the
+    interpreter or an extension, with all of its bases: such a type has no
+    Python `__call__`, cannot be given one later, and is never freed, so the
+    set keeps nothing alive. Classes (instances of `type`), NumPy's ufuncs and
+    functions, methods of builtin objects (`d.get`) then skip `_slow_target`.
+    """
+    if kind not in _DECIDED_BY_WHAT_THEY_WRAP and not any(base.__flags__ & _HEAP_TYPE for base in kind.__mro__):
+        _AS_IS_TYPES.add(kind)
 
 
 def _function_target(func: types.FunctionType) -> object:

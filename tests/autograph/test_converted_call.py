@@ -172,3 +172,76 @@ def test_fast_path_overhead_is_small():
             converted_call(tiny, (1,), None)
         best = min(best, (time.perf_counter() - start) / n)
     assert best < 10e-6  # generous bound for loaded CI machines; typically well under 1 us
+
+
+def test_callables_run_as_is_are_remembered_by_type_only():
+    import sys
+
+    from autograph.converted_call import _AS_IS_TYPES
+
+    ufunc = np.frompyfunc(lambda a: a + 1, 1, 1)
+    table = {1: 2}
+    items = [1, 2, 3]
+    for _ in range(2):  # the first call decides, the second finds the type
+        before = sys.getrefcount(ufunc)
+        assert converted_call(ufunc, (1,), None) == 2
+        assert sys.getrefcount(ufunc) == before  # nothing holds the ufunc itself
+        assert converted_call(table.get, (3, 0), None) == 0  # a builtin method of a dict
+        assert converted_call(items.index, (3,), None) == 2
+        assert isinstance(converted_call(Scaler, (2,), None), Scaler)
+        assert converted_call(np.negative, (2.0,), None) == -2.0
+    assert {np.ufunc, type, type(table.get)} <= _AS_IS_TYPES
+    assert not any(kind.__flags__ & (1 << 9) for kind in _AS_IS_TYPES)  # no class made at run time
+
+
+def test_a_remembered_type_does_not_hide_an_override(monkeypatch):
+    class Local:
+        pass
+
+    assert isinstance(converted_call(Local, (), None), Local)  # classes: run as is, by type
+    monkeypatch.setitem(OVERRIDES, Local, lambda: "override")
+    assert converted_call(Local, (), None) == "override"
+
+
+def test_a_class_changed_after_a_call_is_called_as_it_is_now():
+    class Switch:
+        def __call__(self, x):
+            return "first"
+
+    switch = Switch()
+    assert converted_call(switch, (1,), None) == "first"
+    Switch.__call__ = lambda self, x: "second"
+    assert converted_call(switch, (1,), None) == "second"
+    del Switch.__call__
+    Switch.__call__ = staticmethod(len)  # now a builtin: run as is, still by the object
+    assert converted_call(switch, ([1, 2],), None) == 2
+    from autograph.converted_call import _AS_IS_TYPES
+
+    assert Switch not in _AS_IS_TYPES  # its __call__ may change again
+
+
+def test_bound_methods_find_their_converted_function_each_call():
+    scaler = Scaler(10)
+    assert converted_call(scaler.scale, (3,), None) == 12
+    assert converted_call(scaler.scale, (5,), None) == 10
+
+    class Marked:
+        @ag.do_not_convert
+        def run(self, x):
+            return x
+
+    assert converted_call(Marked().run, (4,), None) == 4
+
+
+def test_unhashable_callables_are_converted_or_run_as_is():
+    class Unhashable:
+        def __eq__(self, other):
+            return self is other
+
+        def __call__(self, x):
+            if x > 0:
+                return x
+            return -x
+
+    assert converted_call(Unhashable(), (-3,), None) == 3
+    assert converted_call(Unhashable().__call__, (), {"x": -4}) == 4  # a bound method of it
