@@ -139,10 +139,11 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         finally_jumps.cancel_pending(fn, ctx)
     analyses = analyze(fn, captured, ctx.loop_flags)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
+    read_early = bindings.read_before_bound(fn, analyses)
     control_flow.transform(fn, ctx, analyses)
     analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
-    bindings.transform(fn, ctx.generated, ctx.walrus)
+    bindings.transform(fn, ctx.generated, ctx.walrus, read_early, analyses)
 
 
 # blocks that may catch what their body raises, and the constructs inside them that name the block

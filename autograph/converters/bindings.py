@@ -17,6 +17,20 @@ one):
 For such names the function starts with `j = ag__.Undefined('j')`. Then
 each helper keeps in its `nonlocal` only the names it binds itself
 (`trim_nonlocals`).
+
+A name some path reads before any binding (the original raises
+UnboundLocalError there) gets the same start when no code of `f` binds it
+any more, or a helper's read would find a global of that name; and where
+such a name may be unbound, its reads are checked as `unbound_reads` checks
+them, so they raise instead of handing on the placeholder:
+
+    if x > 0:                   # the loop's i is dead after it: local to loop_body
+        while x > 5:
+            i = 1
+            x -= 1
+        else:
+            return -2
+    return i                    # x <= 0: UnboundLocalError, not Undefined('i')
 """
 
 from __future__ import annotations
@@ -25,12 +39,14 @@ from typing import NamedTuple
 
 import gast
 
+from autograph.analysis import Analyses
 from autograph.analysis.activity import scope_names
 from autograph.analysis.targets import block_targets
-from autograph.analysis.traversal import statements
+from autograph.analysis.traversal import BLOCK_FIELDS, statements
+from autograph.converters.unbound_reads import check_reads
 from autograph.source.templates import constant, replace
 
-__all__ = ["transform", "trim_nonlocals", "unresolved_nonlocals"]
+__all__ = ["read_before_bound", "transform", "trim_nonlocals", "unresolved_nonlocals"]
 
 
 def unresolved_nonlocals(fn: gast.FunctionDef, walrus: bool = True) -> list[str]:
@@ -104,8 +120,24 @@ def _visit(node: gast.FunctionDef, outer: set[str], scopes: _Scopes, missing: li
             _visit(child, visible, scopes, missing)
 
 
-def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> gast.FunctionDef:
-    """Bind, at the top of `fn`, the carried names that have no binding to resolve to.
+def read_before_bound(fn: gast.FunctionDef, analyses: Analyses) -> frozenset[str]:
+    """Local names of `fn` that some path reads before binding them (read before control flow moves them)."""
+    live = analyses.liveness.before(analyses.cfg.entry)
+    if not live:
+        return frozenset()
+    activity = analyses.activity
+    return (live & activity.local_names()) - activity.params
+
+
+def transform(
+    fn: gast.FunctionDef,
+    generated: dict[int, gast.FunctionDef],
+    walrus: bool = True,
+    read_early: frozenset[str] = frozenset(),
+    analyses: Analyses | None = None,
+) -> gast.FunctionDef:
+    """Bind, at the top of `fn`, the carried names that have no binding to resolve to, and
+    the names of `read_early` (see `read_before_bound`) no code of `fn` binds any more.
 
     One reading of each function's statements serves both steps: finding the
     names to bind reads every function in `fn`, the helpers among them too.
@@ -114,6 +146,12 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
         return fn
     scopes = _Scopes(walrus)
     missing = _unresolved(fn, scopes)
+    own = scopes[fn].own
+    for name in sorted(read_early):
+        # a read that finds no binding in the helpers around it would see the placeholder, or a global
+        if (name in missing or name not in own) and _check_free_reads(fn, frozenset((name,)), scopes, analyses):
+            if name not in missing:
+                missing.append(name)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
@@ -122,6 +160,33 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
         fn.body[start:start] = inits
     _trim([node for node in scopes if id(node) in generated], scopes)
     return fn
+
+
+def _check_free_reads(node: gast.FunctionDef, names: frozenset[str], scopes: _Scopes, analyses: Analyses) -> bool:
+    """Check the reads of `names` in `node` and the functions in it that no function between binds.
+
+    Only the user's statements are checked: generated ones (a get_state) have no CFG node.
+    """
+    found = False
+    for stmt in _own_statements(node.body):
+        found = check_reads(stmt, names, analyses) or found
+    for child in scopes[node].functions:
+        scope = scopes[child]
+        free = names - (scope.own - scope.nonlocals)  # a nonlocal declaration reads the same binding
+        if free:
+            found = _check_free_reads(child, free, scopes, analyses) or found
+    return found
+
+
+def _own_statements(block: list[gast.stmt]) -> list[gast.stmt]:
+    """The statements of a function's body and of the blocks in it, not of the functions or classes in it."""
+    found, stack = [], list(block)
+    while stack:
+        stmt = stack.pop()
+        found.append(stmt)
+        if type(stmt) not in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
+            stack.extend(s for field in BLOCK_FIELDS[type(stmt)] for s in getattr(stmt, field, None) or ())
+    return found
 
 
 def trim_nonlocals(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool = True) -> None:

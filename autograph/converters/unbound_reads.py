@@ -42,22 +42,22 @@ def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str] | None, obje
     return None, cfg.entry_of.get(stmt)
 
 
-def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> None:
-    """Wrap, in `stmt`'s own expressions, the reads of `names` that may be unbound there."""
+def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> bool:
+    """Wrap, in `stmt`'s own expressions, the reads of `names` that may be unbound there; whether any was."""
     if not names:
-        return
+        return False
     header = _header(stmt, analyses)
     if header is None or header[1] is None:
-        return
+        return False
     fields, point = header
     may_be_unbound = analyses.definitions.may_be_unbound
     risky = {n for n in names if may_be_unbound(point, n)}
     if not risky:
-        return
+        return False
     if fields is None:
         fields = type(stmt)._fields
     if not any(_reads_any(getattr(stmt, field, None), risky) for field in fields):
-        return  # the common case: nothing to wrap, found without rebuilding the fields
+        return False  # the common case: nothing to wrap, found without rebuilding the fields
     wrap = _Wrap(risky)
     for field in fields:
         value = getattr(stmt, field, None)
@@ -65,6 +65,7 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> N
             setattr(stmt, field, wrap.visit(value))
         elif isinstance(value, list):
             setattr(stmt, field, [wrap.visit(v) if isinstance(v, gast.AST) else v for v in value])
+    return True
 
 
 def _reads_any(value: object, names: set[str]) -> bool:

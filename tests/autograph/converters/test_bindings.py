@@ -77,3 +77,52 @@ def test_a_helper_that_only_calls_keeps_no_declaration():
     else_body = code[code.index("def else_body():"):].splitlines()
     assert else_body[1].strip().startswith("ag__.if_stmt("), code
     assert_same(elif_count, [1, 50, 500, 7])
+
+
+i = 99  # a global of the name the functions below read before binding it
+
+
+def read_while_unbound_after_a_loop_that_returns(x):
+    if x > 0:
+        while x > 5:
+            i = 1  # dead after the loop: local to its body
+            x -= 1
+        else:
+            return -2
+    return i
+
+
+def read_while_unbound_after_nested_loops(x):
+    if x > 0:
+        while x > 5:
+            i = -2
+            x -= 1
+            while i < -2:  # a test reading i: the loop body declares it nonlocal
+                x = x
+        else:
+            return -2
+    return i
+
+
+def test_a_read_before_any_binding_raises_as_python_does():
+    # before: the first returned the global 99, the second Undefined('i'); both raise UnboundLocalError
+    for func in (read_while_unbound_after_a_loop_that_returns, read_while_unbound_after_nested_loops):
+        for x in (0.0, 3.0, 7.0):
+            assert_same(func, x)
+        code = ag.to_code(func)
+        assert "i = ag__.Undefined('i')" in code
+        assert "retval = ag__.not_(i) if ag__.is_undefined(i) else i" in code
+
+
+def read_after_a_loop_binding_it_in_its_own_scope(x):
+    while True:
+        nxt = x / 2
+        if nxt < 1:
+            break
+        x = nxt
+    return nxt
+
+
+def test_a_read_in_the_scope_that_binds_the_name_is_left_as_it_is():
+    assert "ag__.not_(nxt)" not in ag.to_code(read_after_a_loop_binding_it_in_its_own_scope)
+    assert ag.convert(read_after_a_loop_binding_it_in_its_own_scope)(10.0) == 0.625
