@@ -2,13 +2,13 @@
 
 The graph is optimised (`runtime.optimize`), printed as source
 (`runtime.codegen`), registered in `linecache` under its own file name so
-tracebacks and `inspect` show the generated lines, and wrapped in a tiny
-generated entry function that checks each input's dtype and shape against the
-graph's input types. The check is specialised per input (an identity test on
-the dtype, a tuple compare on the shape) so a call costs a few hundred
-nanoseconds on top of the NumPy work. Most graphs run once, right after their
-trace, so the entry is generated at the second call; the first checks the
-same way in plain Python.
+tracebacks and `inspect` show the generated lines while its code lives, and
+wrapped in a tiny generated entry function that checks each input's dtype and
+shape against the graph's input types. The check is specialised per input (an
+identity test on the dtype, a tuple compare on the shape) so a call costs a
+few hundred nanoseconds on top of the NumPy work. Most graphs run once, right
+after their trace, so the entry is generated at the second call; the first
+checks the same way in plain Python.
 
     >>> fn = compile_graph(graph)        # cached on the graph
     >>> fn(np.float32([1, 2, 3, 4]))     # list of outputs, 0-d ones as NumPy scalars
@@ -26,7 +26,7 @@ import numpy as np
 from runtime.codegen import generate_source
 from runtime.errors import InvalidArgumentError
 from runtime.graph import Graph
-from runtime.origin import register_source_map
+from runtime.origin import register_source_map, tie_to_code
 from runtime.types import TensorType
 
 __all__ = ["CompiledGraph", "compile_graph", "to_source", "output_value", "may_be_scalar"]
@@ -107,7 +107,9 @@ def _build(original: Graph, graph: Graph) -> CompiledGraph:
     exec(code, namespace)  # noqa: S102 - our own code
     # Taken out of its own globals: the function never calls itself, and a function its
     # globals hold is a reference cycle only the garbage collector frees.
-    return CompiledGraph(original, generated.source, filename, namespace.pop(generated.name))
+    function = namespace.pop(generated.name)
+    tie_to_code(filename, function.__code__)
+    return CompiledGraph(original, generated.source, filename, function)
 
 
 def _names_in(code: types.CodeType) -> set[str]:

@@ -2,7 +2,10 @@
 
 An `Origin` travels with every graph node. Converted code lives in generated
 files; the converter registers a line map for each one here, so a frame in
-generated code is reported at the user's own file and line.
+generated code is reported at the user's own file and line. A generated
+file's line map and linecache entry live as long as the code that runs it
+(`tie_to_code`): a program that makes functions over and over keeps only
+those of the functions, frames and tracebacks still alive.
 """
 
 from __future__ import annotations
@@ -10,12 +13,14 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+import types
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy
 
-__all__ = ["Origin", "register_source_map", "user_origin", "map_location", "graph_origin"]
+__all__ = ["Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,19 @@ _NOT_USER_DIRS = _PACKAGE_DIRS + _LIBRARY_DIRS
 _SOURCE_MAPS: dict[str, Mapping[int, Origin]] = {}
 # the generated files that hold compiled graphs (the rest hold converted code)
 _GRAPH_FILES: set[str] = set()
+# generated file name -> how many live code objects run it
+_LIVE_CODE: dict[str, int] = {}
+
+
+class _Tie(weakref.ref):
+    """A weak reference to a code object, naming the generated file it runs."""
+
+    __slots__ = ("filename",)
+
+
+# id -> tie, to keep each alive until its code dies (code objects that differ only in their
+# file compare equal, and so would their live weak references: they cannot be set members)
+_TIES: dict[int, _Tie] = {}
 
 
 def register_source_map(filename: str, line_map: Mapping[int, Origin], graph: bool = False) -> None:
@@ -59,11 +77,43 @@ def register_source_map(filename: str, line_map: Mapping[int, Origin], graph: bo
         _GRAPH_FILES.add(filename)
 
 
+def tie_to_code(filename: str, code: types.CodeType) -> None:
+    """Keep `filename`'s linecache entry and line map while `code` (or another code tied to it) lives.
+
+    Every function, frame and traceback that could show a line of the file
+    holds its code object, so once the last tied code is gone nothing can ask
+    for the file again and its entries go: a program that converts or traces
+    fresh functions over and over no longer grows by a file each time.
+    """
+    tie = _Tie(code, _release)
+    tie.filename = filename
+    _TIES[id(tie)] = tie
+    _LIVE_CODE[filename] = _LIVE_CODE.get(filename, 0) + 1
+
+
+def _release(tie: _Tie) -> None:
+    """A code object running a generated file is gone: forget the file with the last one.
+
+    Runs when the code dies, in whichever thread freed it: no locks, and each
+    step one dict or set operation.
+    """
+    del _TIES[id(tie)]
+    filename = tie.filename
+    left = _LIVE_CODE.pop(filename, 1) - 1
+    if left > 0:
+        _LIVE_CODE[filename] = left
+        return
+    _SOURCE_MAPS.pop(filename, None)
+    _GRAPH_FILES.discard(filename)
+    linecache.cache.pop(filename, None)
+
+
 def graph_origin(filename: str, line: int) -> Origin | None:
     """The origin of the node on `line` of a compiled graph's file, or None."""
     if filename not in _GRAPH_FILES:
         return None
-    return _SOURCE_MAPS[filename].get(line)
+    line_map = _SOURCE_MAPS.get(filename)
+    return None if line_map is None else line_map.get(line)
 
 
 def map_location(filename: str, line: int) -> Origin | None:

@@ -8,7 +8,8 @@ user's own `__globals__` and the user's own cells (plus one new cell holding
 `ag__`), so closures see later changes and globals stay live.
 
 Each generated file gets a unique name registered in linecache, so
-tracebacks, `inspect.getsource` and pdb show the generated code.
+tracebacks, `inspect.getsource` and pdb show the generated code, for as long
+as the new code object lives (every bound copy shares it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import textwrap
 import threading
 import types
 from dataclasses import dataclass
+
+from runtime.origin import tie_to_code
 
 __all__ = ["LoadedCode", "compile_function", "bind_function"]
 
@@ -58,6 +61,7 @@ def compile_function(source: str, name: str, freevars: tuple[str, ...], filename
     linecache.cache[filename] = (len(text), None, lines, filename)
     factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     found = [c for c in factory.co_consts if isinstance(c, types.CodeType) and c.co_name == name]
+    tie_to_code(filename, found[0])  # the factory's code dies here; this one runs every copy
     return LoadedCode(found[0], filename, source)
 
 

@@ -46,7 +46,7 @@ import numpy as np
 from autograph.tracing.keys import PRIMITIVES
 from autograph.tracing.spec import TensorSpec
 from runtime.compile import output_value
-from runtime.origin import map_location, register_source_map
+from runtime.origin import map_location, register_source_map, tie_to_code
 from runtime.run_errors import note_user_line
 from runtime.structure import LEAF
 from runtime.trace_context import STEP_ASIDE
@@ -159,6 +159,7 @@ class _Maker:
         template = self.template
         namespace = {**template.__globals__, self.name: caller}
         code = template.__code__.replace()  # its own inline caches, keyed by its own globals
+        tie_to_code(code.co_filename, code)  # a copy may outlive the template: both keep the file
         return types.FunctionType(code, namespace, template.__name__, template.__defaults__)
 
 
@@ -213,7 +214,9 @@ def _compile(graph_file: str, lines: list[str], namespace: dict[str, Any], shift
     origins = {line + shift: map_location(graph_file, line) for line in range(2, 2 + body_lines)}
     register_source_map(filename, {line: o for line, o in origins.items() if o is not None}, graph=True)
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own code
-    return namespace[lines[0][4 : lines[0].index("(")]]
+    template = namespace[lines[0][4 : lines[0].index("(")]]
+    tie_to_code(filename, template.__code__)
+    return template
 
 
 class _Names:
