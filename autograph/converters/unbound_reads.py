@@ -37,8 +37,12 @@ def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str] | None, obje
         return ["test"], cfg.head_of.get(stmt)
     if kind is gast.For:
         return ["iter"], cfg.entry_of.get(stmt)
+    if kind is gast.With:
+        return ["items"], cfg.entry_of.get(stmt)
+    if kind is gast.Match:
+        return ["subject"], cfg.entry_of.get(stmt)
     if kind in _DEFERRED_KINDS or BLOCK_FIELDS[kind]:
-        return None  # try/with/match: only their blocks are checked
+        return None  # try (its handlers' types are rare reads): only its blocks are checked
     return None, cfg.entry_of.get(stmt)
 
 

@@ -54,3 +54,38 @@ def test_the_left_operand_of_a_logical_operator_is_checked():
     check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
     text = gast.unparse(fn.body[1]).strip()
     assert text == "j = ag__.or_([ag__.not_(n) if ag__.is_undefined(n) else n], lambda: c)"
+
+
+class _Opened:
+    """A context manager that records what it was given."""
+
+    seen: list = []
+
+    def __init__(self, value):
+        self.value = value
+
+    def __enter__(self):
+        _Opened.seen.append(self.value)
+        return self.value
+
+    def __exit__(self, *exc):
+        return True
+
+
+def with_header_reads_a_deleted_name(i):
+    del i
+    n = 0
+    while n < 1:
+        n += 1
+        with _Opened(i):  # noqa: F821 - unbound on purpose: the original raises here
+            i = 2  # noqa: F841 - makes i local, so the read above is unbound
+    return n
+
+
+def test_a_with_header_read_is_checked_like_any_other():
+    # the loop carries i, so it holds the placeholder there: the with's header read it as a value
+    with pytest.raises(UnboundLocalError):
+        with_header_reads_a_deleted_name(0)
+    with pytest.raises(UnboundLocalError):
+        ag.convert(with_header_reads_a_deleted_name)(0)
+    assert _Opened.seen == []
