@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import gast
 
-__all__ = ["BLOCK_FIELDS", "CHILD_FIELDS", "Transformer", "child_fields", "iter_children", "statements", "walk"]
+__all__ = [
+    "BLOCK_FIELDS", "CHILD_FIELDS", "INNER_BLOCKS", "Transformer", "child_fields", "iter_children",
+    "rewrite_inner_blocks", "statements", "walk",
+]
 
 # fields that never hold a statement or expression: operators, contexts and plain strings or numbers
 _LEAF_FIELDS = frozenset(
@@ -229,3 +232,32 @@ class Transformer(gast.NodeTransformer):
                 out.append(value)
         if out is not None:
             values[:] = out
+
+
+class _InnerBlocks(dict):
+    """Node class -> its fields holding statement blocks of the same scope (handlers last); none for defs and classes."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        scope = cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+        fields = self[cls] = () if scope else tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in cls._fields)
+        return fields
+
+
+# the blocks a rewrite of one function's statements enters: what passes that move helpers walk
+INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
+
+
+def rewrite_inner_blocks(stmt: gast.stmt, rewrite: Callable[[list], list]) -> None:
+    """Replace each statement block nested in `stmt` (bodies, else, finally, handlers) by its rewrite.
+
+    Most statements hold none: their class's entry in the table is empty.
+    """
+    for field in INNER_BLOCKS[type(stmt)]:
+        inner = getattr(stmt, field, None)
+        if not inner:
+            continue
+        if field == "handlers":
+            for handler in inner:
+                handler.body = rewrite(handler.body)
+        else:
+            setattr(stmt, field, rewrite(inner))

@@ -35,19 +35,15 @@ The `bindings` pass then binds each shared name in the user's function.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import gast
 
 from autograph.analysis.activity import bound_names, free_names
-from autograph.analysis.traversal import statements
+from autograph.analysis.traversal import rewrite_inner_blocks, statements
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
-
-_BLOCKS = ("body", "orelse", "finalbody")
 
 
 class _Hoister:
@@ -166,7 +162,7 @@ class _Hoister:
                 out.append(stmt)
                 continue
             if kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
-                _rewrite_inner_blocks(stmt, self.final_block)
+                rewrite_inner_blocks(stmt, self.final_block)
             out.append(stmt)
         return out
 
@@ -294,30 +290,3 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     node.body = hoister.final_block(node.body)
     hoister.merger.rename(node)
     return loop_options.transform(node, ctx)
-
-
-class _InnerBlocks(dict):
-    """Node class -> its fields holding statement blocks this pass rewrites (handlers last), found on first use."""
-
-    def __missing__(self, cls: type) -> tuple[str, ...]:
-        fields = self[cls] = tuple(f for f in (*_BLOCKS, "handlers") if f in cls._fields)
-        return fields
-
-
-_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
-
-
-def _rewrite_inner_blocks(stmt: gast.stmt, rewrite: Callable[[list], list]) -> None:
-    """Replace each statement block nested in `stmt` (bodies, else, finally, handlers) by its rewrite.
-
-    Most statements hold none: their class's entry in the table is empty.
-    """
-    for field in _INNER_BLOCKS[type(stmt)]:
-        inner = getattr(stmt, field, None)
-        if not inner:
-            continue
-        if field == "handlers":
-            for handler in inner:
-                handler.body = rewrite(handler.body)
-        else:
-            setattr(stmt, field, rewrite(inner))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.analysis.traversal import INNER_BLOCKS, rewrite_inner_blocks
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import load_name, replace
@@ -30,19 +31,6 @@ __all__ = ["transform"]
 
 # loop operator -> position of its options dict
 _OPTS_POSITION = {"while_stmt": 5, "for_stmt": 6}
-_BLOCKS = ("body", "orelse", "finalbody")
-
-
-class _InnerBlocks(dict):
-    """Node class -> its fields holding statement blocks (handlers last); empty for classes and defs."""
-
-    def __missing__(self, cls: type) -> tuple[str, ...]:
-        scope = cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
-        fields = self[cls] = () if scope else tuple(f for f in (*_BLOCKS, "handlers") if f in cls._fields)
-        return fields
-
-
-_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
 
 
 def _constant_dict(node: gast.expr) -> bool:
@@ -67,15 +55,7 @@ class _Binder:
                 continue
             out += pending
             pending = []
-            for field in _INNER_BLOCKS[type(stmt)]:
-                inner = getattr(stmt, field, None)
-                if not inner:
-                    continue
-                if field == "handlers":
-                    for handler in inner:
-                        handler.body = self.block(handler.body)
-                else:
-                    setattr(stmt, field, self.block(inner))
+            rewrite_inner_blocks(stmt, self.block)
             out.append(stmt)
         return out + pending
 
@@ -96,7 +76,7 @@ class _Binder:
                 if id(stmt) in self.ctx.generated:
                     bindings += self.helper(stmt.body)
                 continue  # the user's nested scopes were converted on their own
-            for field in _INNER_BLOCKS[kind]:
+            for field in INNER_BLOCKS[kind]:
                 inner = getattr(stmt, field, None)
                 if not inner:
                     continue

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.traversal import CHILD_FIELDS
+from autograph.analysis.traversal import CHILD_FIELDS, INNER_BLOCKS
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import load_name, replace
@@ -124,7 +124,7 @@ class _Lifter:
                         stmt.body = self.lift(stmt.body)
                     stmt.body = self.block(stmt.body, inside)
                 continue
-            for field in _INNER_BLOCKS[kind]:
+            for field in INNER_BLOCKS[kind]:
                 inner = getattr(stmt, field, None)
                 if not inner:
                     continue
@@ -146,18 +146,6 @@ class _Lifter:
                     out += defs
             out.append(stmt)
         return out
-
-
-class _InnerBlocks(dict):
-    """Node class -> its fields holding statement blocks (handlers last); none for defs and classes."""
-
-    def __missing__(self, cls: type) -> tuple[str, ...]:
-        scope = cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
-        fields = self[cls] = () if scope else tuple(f for f in ("body", "orelse", "finalbody", "handlers") if f in cls._fields)
-        return fields
-
-
-_INNER_BLOCKS: dict[type, tuple[str, ...]] = _InnerBlocks()
 
 
 def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
