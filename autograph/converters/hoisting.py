@@ -47,13 +47,14 @@ __all__ = ["transform"]
 
 
 class _Hoister:
-    """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
+    """Moves generated defs up; scopes are final once visited, so their free names are memoised
+    (those of state functions of plain names are known from when they were made)."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.generated = ctx.generated
-        self.memo: dict[gast.AST, frozenset[str]] = {}
-        self.merger = _StateMerger(ctx.generated)
+        self.memo: dict[gast.AST, frozenset[str]] = ctx.free_names
+        self.merger = _StateMerger(ctx.state_keys)
 
     def _locals(self, fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
         """What `fn`'s own statements other than defs bind (parameters included), and what it declares.
@@ -102,11 +103,7 @@ class _Hoister:
             for s in helpers:
                 free = memo.get(s)
                 if free is None:
-                    free = _state_free_names(s)
-                    if free is None:
-                        free = free_names(s, memo)
-                    else:
-                        memo[s] = free
+                    free = free_names(s, memo)
                 held = free & local
                 if held and s.name in held:
                     held = held - {s.name}
@@ -176,20 +173,23 @@ class _StateMerger:
 
     Once hoisted, statements carrying the same names often leave identical
     pairs side by side; the first one serves them all. Both are defined in
-    the same block, the kept one first, so it is visible wherever the other was.
+    the same block, the kept one first, so it is visible wherever the other
+    was. State functions are told apart by the keys `state.state_functions`
+    gave them as it made them.
     """
 
-    def __init__(self, generated: dict[int, gast.FunctionDef]) -> None:
-        self.generated = generated
+    def __init__(self, keys: dict[int, tuple]) -> None:
+        self.keys = keys
         self.renames: dict[str, str] = {}
 
     def merge(self, block: list[gast.stmt]) -> list[gast.stmt]:
         """`block`, a finished one, without the state functions an earlier one of it serves."""
+        keys = self.keys
         kept: dict[tuple, str] = {}
         out: list[gast.stmt] = []
         for stmt in block:
-            if type(stmt) is gast.FunctionDef and id(stmt) in self.generated:
-                key = self._key(stmt)
+            if type(stmt) is gast.FunctionDef:
+                key = keys.get(id(stmt))
                 if key is not None:
                     if key in kept:
                         self.renames[stmt.name] = kept[key]
@@ -197,25 +197,6 @@ class _StateMerger:
                     kept[key] = stmt.name
             out.append(stmt)
         return out
-
-    def _key(self, stmt: gast.stmt) -> tuple | None:
-        """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself.
-
-        Most generated defs are neither: their last statement tells at once.
-        """
-        last = stmt.body[-1]
-        kind = type(last)
-        params = stmt.args.args
-        if kind is gast.Return:
-            if not params and len(stmt.body) == 1 and type(last.value) is gast.Tuple:
-                return ("get", _tuple_key(last.value))
-            return None
-        if kind is gast.Assign and len(params) == 1 and type(last.targets[0]) is gast.Tuple:
-            value = last.value
-            param = params[0].id
-            if type(value) is gast.Name and value.id == param:
-                return ("set", (param,), _tuple_key(last.targets[0]))
-        return None
 
     def rename(self, root: gast.FunctionDef) -> None:
         """Point the operator calls of the dropped state functions at the kept ones.
@@ -234,51 +215,6 @@ class _StateMerger:
                 if type(arg) is gast.Name:
                     while arg.id in renames:
                         arg.id = renames[arg.id]
-
-
-def _state_free_names(fn: gast.FunctionDef) -> frozenset[str] | None:
-    """`free_names(fn)` of a state function of plain names, read off its shape; None for any other def.
-
-    `def get_state(): return (a, b)` reads a and b; `def set_state(vars_):
-    nonlocal a, b; (a, b) = vars_` declares them. Two of every statement's
-    helpers are such, and reading them needs no walk.
-    """
-    args = fn.args
-    if args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
-        return None
-    body = fn.body
-    if len(body) == 1 and not args.args:
-        value = body[0].value if type(body[0]) is gast.Return else None
-        if _names_tuple(value) and all(type(e.ctx) is gast.Load for e in value.elts):
-            return frozenset(_ids(value))
-        return None
-    if len(body) != 2 or len(args.args) != 1:
-        return None
-    declared, assign = body
-    if type(declared) is not gast.Nonlocal or type(assign) is not gast.Assign or len(assign.targets) != 1:
-        return None
-    targets, value, param = assign.targets[0], assign.value, args.args[0].id
-    if not (_names_tuple(targets) and type(value) is gast.Name and value.id == param and type(value.ctx) is gast.Load):
-        return None
-    if any(type(e.ctx) is not gast.Store for e in targets.elts):
-        return None
-    nonlocals = set(declared.names)
-    bound = (set(_ids(targets)) | {param}) - nonlocals
-    return frozenset(({param} | nonlocals) - bound)
-
-
-def _names_tuple(node: gast.expr | None) -> bool:
-    return type(node) is gast.Tuple and all(type(e) is gast.Name for e in node.elts)
-
-
-def _tuple_key(node: gast.Tuple) -> tuple[str, ...] | str:
-    """Plain names by their ids; a tuple holding attributes or subscripts (`self.total`) by its dump."""
-    return _ids(node) if _names_tuple(node) else gast.dump(node)
-
-
-def _ids(names: gast.Tuple) -> tuple[str, ...]:
-    """A tuple of plain names, told apart by its names alone (cheaper than comparing `gast.dump`s)."""
-    return tuple(e.id for e in names.elts)
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:

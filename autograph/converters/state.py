@@ -224,7 +224,32 @@ def state_functions(
         names=plan.local_names,
         targets=targets,
     )
+    _note_state_functions(plan, ctx, code)
     return code, load_name(get_state), load_name(set_state)
+
+
+def _note_state_functions(plan: StatePlan, ctx: Context, code: list[gast.stmt]) -> None:
+    """What makes the two functions themselves, for hoisting to merge alike ones, and their free names.
+
+    A get_state is told by the names it reads and which of them it reads as
+    Undefined when unbound (`value_or_undefined`: composites, and names in
+    `deleted`); a set_state by its names alone (its parameter is the same
+    in every statement of the function). Keyed when made, rather than read
+    back off the trees, so no other def of the same shape (an operand's
+    `def if_true(): return (a, b)`) is taken for one. Of plain names,
+    a get_state's free names are the names it returns, a set_state's those
+    it declares nonlocal.
+    """
+    get_def, set_def = code
+    names = plan.names
+    read_as_undefined = frozenset(n for n in plan.deleted if n.isidentifier())
+    ctx.state_keys[id(get_def)] = ("get", names, read_as_undefined)
+    ctx.state_keys[id(set_def)] = ("set", names)
+    if all(n.isidentifier() for n in names):
+        free = frozenset(names)
+        ctx.free_names[set_def] = free
+        if not read_as_undefined:
+            ctx.free_names[get_def] = free
 
 
 def _current_value(name: str, loc: gast.AST, deleted: bool = False) -> gast.expr:
