@@ -131,7 +131,8 @@ def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
     A read in the statement's own code then fails with Python's NameError for a
     free variable, where the original raises its subclass UnboundLocalError.
     """
-    if not (set(plan.unbound) & analyses.activity.captured):
+    # most plans initialise nothing: the nested scopes' reads (a walk of the whole function) only when one does
+    if not plan.unbound or not (set(plan.unbound) & analyses.activity.captured):
         return plan
     read = analyses.closure_reads()
     closed = tuple(n for n in plan.unbound if n in read)
