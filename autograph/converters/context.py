@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from autograph.analysis.activity import Effects
 from autograph.source.diagnostics import conversion_error
 from autograph.source.naming import Namespace
 from runtime.errors import ConversionError
@@ -61,6 +62,9 @@ class Context:
     state_keys: dict[int, tuple] = field(default_factory=dict)
     # generated helper -> its free names, when how it was made tells them (a state function of plain names)
     free_names: dict[gast.AST, frozenset[str]] = field(default_factory=dict)
+    # simple statement -> its effects, as the analyses read them, while no pass has rewritten it since:
+    # hoisting reads a helper's free names off these rather than walking the statements again
+    analysed: dict[gast.stmt, Effects] = field(default_factory=dict)
     # whether the function may hold `:=` (the census says); without, the names a block binds
     # are read off its statements and targets alone
     walrus: bool = True

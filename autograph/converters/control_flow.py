@@ -79,6 +79,8 @@ class _Planner:
         self.plans: dict[gast.AST, StatePlan] = {}
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
+        self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
+        self.effects = analyses.activity.effects
 
     def block(self, block: list[gast.stmt], initialized: frozenset[str], within: gast.stmt | None = None) -> None:
         """Plan the statements of `block`; `within`: the innermost try or with that may catch their exceptions."""
@@ -87,9 +89,10 @@ class _Planner:
                 continue
             inner = initialized
             if type(stmt) not in _BRANCHES:
-                if initialized:
-                    check_reads(stmt, initialized, self.analyses)
+                rewritten = bool(initialized) and check_reads(stmt, initialized, self.analyses)
                 if not BLOCK_FIELDS[type(stmt)]:
+                    if not rewritten:
+                        self.analysed[stmt] = self.effects(stmt)
                     continue  # a simple statement: no blocks to plan
             else:
                 plan = self._plan(stmt)

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import bound_names, free_names
-from autograph.analysis.traversal import rewrite_inner_blocks, statements
+from autograph.analysis.activity import bound_names, declarations, expression_effects
+from autograph.analysis.traversal import BLOCK_FIELDS, rewrite_inner_blocks, statements
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -54,7 +54,51 @@ class _Hoister:
         self.ctx = ctx
         self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = ctx.free_names
+        self.analysed = ctx.analysed
         self.merger = _StateMerger(ctx.state_keys)
+
+    def _free(self, fn: gast.FunctionDef) -> frozenset[str]:
+        """`free_names(fn)` of a generated helper, whose body is final, put together statement by statement.
+
+        A user's simple statement the analyses read and no pass rewrote since
+        gives its effects as they were read (`Context.analysed`); a helper
+        nested in `fn` its memoised free names; only the others are walked.
+        """
+        memo = self.memo
+        found = memo.get(fn)
+        if found is not None:
+            return found
+        analysed, generated = self.analysed, self.generated
+        reads: set[str] = set()
+        writes: set[str] = set()
+        globals_: set[str] = set()
+        nonlocals: set[str] = set()
+        for stmt in fn.body:
+            kind = type(stmt)
+            if kind is gast.Nonlocal:
+                nonlocals.update(stmt.names)
+                continue
+            if kind is gast.Global:
+                globals_.update(stmt.names)
+                continue
+            if kind is gast.FunctionDef and id(stmt) in generated:  # no decorators, no defaults
+                writes.add(stmt.name)
+                reads |= self._free(stmt)
+                continue
+            effects = analysed.get(stmt)
+            if effects is None:
+                effects = expression_effects(stmt, memo)
+                if BLOCK_FIELDS[kind]:  # declarations nested in its blocks count for fn
+                    declared_global, declared_nonlocal = declarations([stmt])
+                    globals_ |= declared_global
+                    nonlocals |= declared_nonlocal
+            reads |= effects.reads
+            writes |= effects.writes
+        args = fn.args
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
+        bound = (writes | params) - nonlocals - globals_
+        free = memo[fn] = frozenset((reads | nonlocals) - bound - globals_)
+        return free
 
     def _locals(self, fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
         """What `fn`'s own statements other than defs bind (parameters included), and what it declares.
@@ -103,7 +147,7 @@ class _Hoister:
             for s in helpers:
                 free = memo.get(s)
                 if free is None:
-                    free = free_names(s, memo)
+                    free = self._free(s)
                 held = free & local
                 if held and s.name in held:
                     held = held - {s.name}
