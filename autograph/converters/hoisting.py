@@ -38,7 +38,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import bound_names, declarations, expression_effects
-from autograph.analysis.traversal import BLOCK_FIELDS, rewrite_inner_blocks, statements
+from autograph.analysis.traversal import BLOCK_FIELDS, rewrite_inner_blocks
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -219,46 +219,33 @@ class _StateMerger:
     pairs side by side; the first one serves them all. Both are defined in
     the same block, the kept one first, so it is visible wherever the other
     was. State functions are told apart by the keys `state.state_functions`
-    gave them as it made them.
+    gave them as it made them, with the names of them their operator calls
+    pass (a state function is named nowhere else): those of a dropped one
+    are pointed at the kept one.
     """
 
-    def __init__(self, keys: dict[int, tuple]) -> None:
+    def __init__(self, keys: dict[int, tuple[tuple, list[gast.Name]]]) -> None:
         self.keys = keys
-        self.renames: dict[str, str] = {}
 
     def merge(self, block: list[gast.stmt]) -> list[gast.stmt]:
         """`block`, a finished one, without the state functions an earlier one of it serves."""
         keys = self.keys
-        kept: dict[tuple, str] = {}
+        kept: dict[tuple, tuple[str, list[gast.Name]]] = {}
         out: list[gast.stmt] = []
         for stmt in block:
             if type(stmt) is gast.FunctionDef:
-                key = keys.get(id(stmt))
-                if key is not None:
+                found = keys.get(id(stmt))
+                if found is not None:
+                    key, refs = found
                     if key in kept:
-                        self.renames[stmt.name] = kept[key]
+                        name, kept_refs = kept[key]
+                        for ref in refs:
+                            ref.id = name
+                        kept_refs += refs
                         continue
-                    kept[key] = stmt.name
+                    kept[key] = (stmt.name, refs)
             out.append(stmt)
         return out
-
-    def rename(self, root: gast.FunctionDef) -> None:
-        """Point the operator calls of the dropped state functions at the kept ones.
-
-        A state function is named only as an argument of its statement's
-        operator call (`ag__.if_stmt(test, if_body, None, get_state_1, ...)`),
-        an expression statement: only statements are walked, not expressions.
-        """
-        if not self.renames:
-            return
-        renames = self.renames
-        for stmt in statements(root.body):
-            if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
-                continue
-            for arg in stmt.value.args:
-                if type(arg) is gast.Name:
-                    while arg.id in renames:
-                        arg.id = renames[arg.id]
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
@@ -268,5 +255,4 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     operand_functions.transform(node, ctx)
     hoister = _Hoister(ctx)
     node.body = hoister.final_block(node.body)
-    hoister.merger.rename(node)
     return loop_options.transform(node, ctx)

@@ -225,12 +225,16 @@ def state_functions(
         names=plan.local_names,
         targets=targets,
     )
-    _note_state_functions(plan, ctx, code)
-    return code, load_name(get_state), load_name(set_state)
+    get_ref, set_ref = load_name(get_state), load_name(set_state)
+    _note_state_functions(plan, ctx, code, get_ref, set_ref)
+    return code, get_ref, set_ref
 
 
-def _note_state_functions(plan: StatePlan, ctx: Context, code: list[gast.stmt]) -> None:
-    """What makes the two functions themselves, for hoisting to merge alike ones, and their free names.
+def _note_state_functions(
+    plan: StatePlan, ctx: Context, code: list[gast.stmt], get_ref: gast.Name, set_ref: gast.Name
+) -> None:
+    """What makes the two functions themselves, for hoisting to merge alike ones (with the names
+    of them the operator call passes, which it renames then), and their free names.
 
     A get_state is told by the names it reads and which of them it reads as
     Undefined when unbound (`value_or_undefined`: composites, and names in
@@ -244,8 +248,8 @@ def _note_state_functions(plan: StatePlan, ctx: Context, code: list[gast.stmt]) 
     get_def, set_def = code
     names = plan.names
     read_as_undefined = frozenset(n for n in plan.deleted if n.isidentifier())
-    ctx.state_keys[id(get_def)] = ("get", names, read_as_undefined)
-    ctx.state_keys[id(set_def)] = ("set", names)
+    ctx.state_keys[id(get_def)] = (("get", names, read_as_undefined), [get_ref])
+    ctx.state_keys[id(set_def)] = (("set", names), [set_ref])
     if all(n.isidentifier() for n in names):
         free = frozenset(names)
         ctx.free_names[set_def] = free
