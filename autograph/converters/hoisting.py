@@ -194,10 +194,11 @@ class _Hoister:
         """
         out: list[gast.stmt] = []
         generated = self.generated
+        state_functions = self.merger.keys  # they hold no helper, nor any block
         for stmt in block:
             kind = type(stmt)
             if kind is gast.FunctionDef:
-                if id(stmt) in generated:
+                if id(stmt) in generated and id(stmt) not in state_functions:
                     stmt.body = self.block(stmt.body)
                     out.extend(self.split(stmt))
                 out.append(stmt)
