@@ -38,7 +38,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import bound_names, declarations, expression_effects
-from autograph.analysis.traversal import BLOCK_FIELDS, rewrite_inner_blocks
+from autograph.analysis.traversal import BLOCK_FIELDS, INNER_BLOCKS, rewrite_inner_blocks
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -203,7 +203,7 @@ class _Hoister:
                     out.extend(self.split(stmt))
                 out.append(stmt)
                 continue
-            if kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
+            if INNER_BLOCKS[kind]:  # none for simple statements, defs and classes: no call for those
                 rewrite_inner_blocks(stmt, self.final_block)
             out.append(stmt)
         return out
