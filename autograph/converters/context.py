@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from autograph.analysis.activity import Effects
 from autograph.source.diagnostics import conversion_error
 from autograph.source.naming import Namespace
 from runtime.errors import ConversionError
@@ -56,6 +57,17 @@ class Context:
     generated: dict[int, gast.FunctionDef] = field(default_factory=dict)
     # id of a generated helper -> names it must keep local (hoisting may make the others nonlocal)
     private: dict[int, frozenset[str]] = field(default_factory=dict)
+    # id of a generated get_state/set_state -> what it reads and rebinds, as it was made, and the
+    # names of it its operator call passes: hoisting keeps one of those that are alike in a block
+    # (see `state.state_functions`)
+    state_keys: dict[int, tuple[tuple, list[gast.Name]]] = field(default_factory=dict)
+    # generated helper -> its free names, when how it was made tells them (a state function of plain names)
+    free_names: dict[gast.AST, frozenset[str]] = field(default_factory=dict)
+    # simple statement -> its effects, as the analyses read them, while no pass has rewritten it since:
+    # hoisting reads a helper's free names off these rather than walking the statements again
+    analysed: dict[gast.stmt, Effects] = field(default_factory=dict)
+    # whether control flow converted a loop inside an if or loop, so that a helper calls its operator
+    loops_in_helpers: bool = False
     # whether the function may hold `:=` (the census says); without, the names a block binds
     # are read off its statements and targets alone
     walrus: bool = True

@@ -33,6 +33,7 @@ class _ControlFlow:
         self.plans = plans
         self.modified = modified
         self.helpers = helpers
+        self.depth = 0  # the if/while/for statements around the one being converted
 
     def block(self, block: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -44,12 +45,19 @@ class _ControlFlow:
         kind = type(node)
         if not BLOCK_FIELDS[kind] or kind in _SCOPES:
             return [node]  # a simple statement, or a nested scope converted on its own
+        branch = kind in _BRANCHES
+        if branch:
+            if self.depth and kind is not gast.If:
+                self.ctx.loops_in_helpers = True  # its operator call will be in a helper
+            self.depth += 1
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(node, field, None)
             if isinstance(inner, list) and inner:
                 setattr(node, field, self.block(inner))
         for child in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
             child.body = self.block(child.body)
+        if branch:
+            self.depth -= 1
         if isinstance(node, gast.If):
             code = convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
         elif isinstance(node, gast.While):
@@ -79,6 +87,8 @@ class _Planner:
         self.plans: dict[gast.AST, StatePlan] = {}
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
+        self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
+        self.effects = analyses.activity.effects
 
     def block(self, block: list[gast.stmt], initialized: frozenset[str], within: gast.stmt | None = None) -> None:
         """Plan the statements of `block`; `within`: the innermost try or with that may catch their exceptions."""
@@ -87,9 +97,10 @@ class _Planner:
                 continue
             inner = initialized
             if type(stmt) not in _BRANCHES:
-                if initialized:
-                    check_reads(stmt, initialized, self.analyses)
+                rewritten = bool(initialized) and check_reads(stmt, initialized, self.analyses)
                 if not BLOCK_FIELDS[type(stmt)]:
+                    if not rewritten:
+                        self.analysed[stmt] = self.effects(stmt)
                     continue  # a simple statement: no blocks to plan
             else:
                 plan = self._plan(stmt)

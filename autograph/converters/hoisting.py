@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import bound_names, free_names
-from autograph.analysis.traversal import rewrite_inner_blocks, statements
+from autograph.analysis.activity import bound_names, declarations, expression_effects
+from autograph.analysis.traversal import BLOCK_FIELDS, INNER_BLOCKS, rewrite_inner_blocks
 from autograph.converters import loop_options, operand_functions
 from autograph.converters.context import Context
 from autograph.source.templates import replace
@@ -47,13 +47,58 @@ __all__ = ["transform"]
 
 
 class _Hoister:
-    """Moves generated defs up; scopes are final once visited, so their free names are memoised."""
+    """Moves generated defs up; scopes are final once visited, so their free names are memoised
+    (those of state functions of plain names are known from when they were made)."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.generated = ctx.generated
-        self.memo: dict[gast.AST, frozenset[str]] = {}
-        self.merger = _StateMerger(ctx.generated)
+        self.memo: dict[gast.AST, frozenset[str]] = ctx.free_names
+        self.analysed = ctx.analysed
+        self.merger = _StateMerger(ctx.state_keys)
+
+    def _free(self, fn: gast.FunctionDef) -> frozenset[str]:
+        """`free_names(fn)` of a generated helper, whose body is final, put together statement by statement.
+
+        A user's simple statement the analyses read and no pass rewrote since
+        gives its effects as they were read (`Context.analysed`); a helper
+        nested in `fn` its memoised free names; only the others are walked.
+        """
+        memo = self.memo
+        found = memo.get(fn)
+        if found is not None:
+            return found
+        analysed, generated = self.analysed, self.generated
+        reads: set[str] = set()
+        writes: set[str] = set()
+        globals_: set[str] = set()
+        nonlocals: set[str] = set()
+        for stmt in fn.body:
+            kind = type(stmt)
+            if kind is gast.Nonlocal:
+                nonlocals.update(stmt.names)
+                continue
+            if kind is gast.Global:
+                globals_.update(stmt.names)
+                continue
+            if kind is gast.FunctionDef and id(stmt) in generated:  # no decorators, no defaults
+                writes.add(stmt.name)
+                reads |= self._free(stmt)
+                continue
+            effects = analysed.get(stmt)
+            if effects is None:
+                effects = expression_effects(stmt, memo)
+                if BLOCK_FIELDS[kind]:  # declarations nested in its blocks count for fn
+                    declared_global, declared_nonlocal = declarations([stmt])
+                    globals_ |= declared_global
+                    nonlocals |= declared_nonlocal
+            reads |= effects.reads
+            writes |= effects.writes
+        args = fn.args
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]}
+        bound = (writes | params) - nonlocals - globals_
+        free = memo[fn] = frozenset((reads | nonlocals) - bound - globals_)
+        return free
 
     def _locals(self, fn: gast.FunctionDef) -> tuple[frozenset[str], frozenset[str]]:
         """What `fn`'s own statements other than defs bind (parameters included), and what it declares.
@@ -102,11 +147,7 @@ class _Hoister:
             for s in helpers:
                 free = memo.get(s)
                 if free is None:
-                    free = _state_free_names(s)
-                    if free is None:
-                        free = free_names(s, memo)
-                    else:
-                        memo[s] = free
+                    free = self._free(s)
                 held = free & local
                 if held and s.name in held:
                     held = held - {s.name}
@@ -153,15 +194,16 @@ class _Hoister:
         """
         out: list[gast.stmt] = []
         generated = self.generated
+        state_functions = self.merger.keys  # they hold no helper, nor any block
         for stmt in block:
             kind = type(stmt)
             if kind is gast.FunctionDef:
-                if id(stmt) in generated:
+                if id(stmt) in generated and id(stmt) not in state_functions:
                     stmt.body = self.block(stmt.body)
                     out.extend(self.split(stmt))
                 out.append(stmt)
                 continue
-            if kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
+            if INNER_BLOCKS[kind]:  # none for simple statements, defs and classes: no call for those
                 rewrite_inner_blocks(stmt, self.final_block)
             out.append(stmt)
         return out
@@ -176,109 +218,35 @@ class _StateMerger:
 
     Once hoisted, statements carrying the same names often leave identical
     pairs side by side; the first one serves them all. Both are defined in
-    the same block, the kept one first, so it is visible wherever the other was.
+    the same block, the kept one first, so it is visible wherever the other
+    was. State functions are told apart by the keys `state.state_functions`
+    gave them as it made them, with the names of them their operator calls
+    pass (a state function is named nowhere else): those of a dropped one
+    are pointed at the kept one.
     """
 
-    def __init__(self, generated: dict[int, gast.FunctionDef]) -> None:
-        self.generated = generated
-        self.renames: dict[str, str] = {}
+    def __init__(self, keys: dict[int, tuple[tuple, list[gast.Name]]]) -> None:
+        self.keys = keys
 
     def merge(self, block: list[gast.stmt]) -> list[gast.stmt]:
         """`block`, a finished one, without the state functions an earlier one of it serves."""
-        kept: dict[tuple, str] = {}
+        keys = self.keys
+        kept: dict[tuple, tuple[str, list[gast.Name]]] = {}
         out: list[gast.stmt] = []
         for stmt in block:
-            if type(stmt) is gast.FunctionDef and id(stmt) in self.generated:
-                key = self._key(stmt)
-                if key is not None:
+            if type(stmt) is gast.FunctionDef:
+                found = keys.get(id(stmt))
+                if found is not None:
+                    key, refs = found
                     if key in kept:
-                        self.renames[stmt.name] = kept[key]
+                        name, kept_refs = kept[key]
+                        for ref in refs:
+                            ref.id = name
+                        kept_refs += refs
                         continue
-                    kept[key] = stmt.name
+                    kept[key] = (stmt.name, refs)
             out.append(stmt)
         return out
-
-    def _key(self, stmt: gast.stmt) -> tuple | None:
-        """What makes a generated get_state (`return (a, b)`) or set_state (`(a, b) = vars_`) itself.
-
-        Most generated defs are neither: their last statement tells at once.
-        """
-        last = stmt.body[-1]
-        kind = type(last)
-        params = stmt.args.args
-        if kind is gast.Return:
-            if not params and len(stmt.body) == 1 and type(last.value) is gast.Tuple:
-                return ("get", _tuple_key(last.value))
-            return None
-        if kind is gast.Assign and len(params) == 1 and type(last.targets[0]) is gast.Tuple:
-            value = last.value
-            param = params[0].id
-            if type(value) is gast.Name and value.id == param:
-                return ("set", (param,), _tuple_key(last.targets[0]))
-        return None
-
-    def rename(self, root: gast.FunctionDef) -> None:
-        """Point the operator calls of the dropped state functions at the kept ones.
-
-        A state function is named only as an argument of its statement's
-        operator call (`ag__.if_stmt(test, if_body, None, get_state_1, ...)`),
-        an expression statement: only statements are walked, not expressions.
-        """
-        if not self.renames:
-            return
-        renames = self.renames
-        for stmt in statements(root.body):
-            if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
-                continue
-            for arg in stmt.value.args:
-                if type(arg) is gast.Name:
-                    while arg.id in renames:
-                        arg.id = renames[arg.id]
-
-
-def _state_free_names(fn: gast.FunctionDef) -> frozenset[str] | None:
-    """`free_names(fn)` of a state function of plain names, read off its shape; None for any other def.
-
-    `def get_state(): return (a, b)` reads a and b; `def set_state(vars_):
-    nonlocal a, b; (a, b) = vars_` declares them. Two of every statement's
-    helpers are such, and reading them needs no walk.
-    """
-    args = fn.args
-    if args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg:
-        return None
-    body = fn.body
-    if len(body) == 1 and not args.args:
-        value = body[0].value if type(body[0]) is gast.Return else None
-        if _names_tuple(value) and all(type(e.ctx) is gast.Load for e in value.elts):
-            return frozenset(_ids(value))
-        return None
-    if len(body) != 2 or len(args.args) != 1:
-        return None
-    declared, assign = body
-    if type(declared) is not gast.Nonlocal or type(assign) is not gast.Assign or len(assign.targets) != 1:
-        return None
-    targets, value, param = assign.targets[0], assign.value, args.args[0].id
-    if not (_names_tuple(targets) and type(value) is gast.Name and value.id == param and type(value.ctx) is gast.Load):
-        return None
-    if any(type(e.ctx) is not gast.Store for e in targets.elts):
-        return None
-    nonlocals = set(declared.names)
-    bound = (set(_ids(targets)) | {param}) - nonlocals
-    return frozenset(({param} | nonlocals) - bound)
-
-
-def _names_tuple(node: gast.expr | None) -> bool:
-    return type(node) is gast.Tuple and all(type(e) is gast.Name for e in node.elts)
-
-
-def _tuple_key(node: gast.Tuple) -> tuple[str, ...] | str:
-    """Plain names by their ids; a tuple holding attributes or subscripts (`self.total`) by its dump."""
-    return _ids(node) if _names_tuple(node) else gast.dump(node)
-
-
-def _ids(names: gast.Tuple) -> tuple[str, ...]:
-    """A tuple of plain names, told apart by its names alone (cheaper than comparing `gast.dump`s)."""
-    return tuple(e.id for e in names.elts)
 
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
@@ -288,5 +256,4 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     operand_functions.transform(node, ctx)
     hoister = _Hoister(ctx)
     node.body = hoister.final_block(node.body)
-    hoister.merger.rename(node)
     return loop_options.transform(node, ctx)

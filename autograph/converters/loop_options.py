@@ -90,5 +90,7 @@ class _Binder:
 
 def transform(fn: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Bind the constant options of every loop inside a generated helper once per call."""
+    if not ctx.loops_in_helpers:
+        return fn  # every loop's operator call is in the user's function itself
     fn.body = _Binder(ctx).block(fn.body)
     return fn

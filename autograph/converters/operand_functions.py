@@ -88,6 +88,8 @@ def _operand_defs(stmt: gast.stmt, ctx: Context) -> list[gast.FunctionDef]:
             name = ctx.namespace.new(hint)
             defs += replace("def name():\n    return body", lam, name=name, body=lam.body)
             node.args[index] = load_name(name)
+    if defs:
+        ctx.analysed.pop(stmt, None)  # its reads are not the analysed ones any more
     return defs
 
 
@@ -137,10 +139,13 @@ class _Lifter:
 
     def lift(self, body: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
+        analysed = self.ctx.analysed
         for stmt in body:
             kind = type(stmt)
             if kind is not gast.FunctionDef and kind is not gast.AsyncFunctionDef and kind is not gast.ClassDef:
-                defs = _operand_defs(stmt, self.ctx)
+                # a user's statement as analysed that reads no `ag__` calls no operator: not walked
+                effects = analysed.get(stmt)
+                defs = _operand_defs(stmt, self.ctx) if effects is None or "ag__" in effects.reads else None
                 if defs:
                     self.ctx.generated.update((id(d), d) for d in defs)
                     out += defs

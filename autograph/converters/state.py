@@ -131,7 +131,8 @@ def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
     A read in the statement's own code then fails with Python's NameError for a
     free variable, where the original raises its subclass UnboundLocalError.
     """
-    if not (set(plan.unbound) & analyses.activity.captured):
+    # most plans initialise nothing: the nested scopes' reads (a walk of the whole function) only when one does
+    if not plan.unbound or not (set(plan.unbound) & analyses.activity.captured):
         return plan
     read = analyses.closure_reads()
     closed = tuple(n for n in plan.unbound if n in read)
@@ -224,7 +225,36 @@ def state_functions(
         names=plan.local_names,
         targets=targets,
     )
-    return code, load_name(get_state), load_name(set_state)
+    get_ref, set_ref = load_name(get_state), load_name(set_state)
+    _note_state_functions(plan, ctx, code, get_ref, set_ref)
+    return code, get_ref, set_ref
+
+
+def _note_state_functions(
+    plan: StatePlan, ctx: Context, code: list[gast.stmt], get_ref: gast.Name, set_ref: gast.Name
+) -> None:
+    """What makes the two functions themselves, for hoisting to merge alike ones (with the names
+    of them the operator call passes, which it renames then), and their free names.
+
+    A get_state is told by the names it reads and which of them it reads as
+    Undefined when unbound (`value_or_undefined`: composites, and names in
+    `deleted`); a set_state by its names alone (its parameter is the same
+    in every statement of the function). Keyed when made, rather than read
+    back off the trees, so no other def of the same shape (an operand's
+    `def if_true(): return (a, b)`) is taken for one. Of plain names,
+    a get_state's free names are the names it returns, a set_state's those
+    it declares nonlocal.
+    """
+    get_def, set_def = code
+    names = plan.names
+    read_as_undefined = frozenset(n for n in plan.deleted if n.isidentifier())
+    ctx.state_keys[id(get_def)] = (("get", names, read_as_undefined), [get_ref])
+    ctx.state_keys[id(set_def)] = (("set", names), [set_ref])
+    if all(n.isidentifier() for n in names):
+        free = frozenset(names)
+        ctx.free_names[set_def] = free
+        if not read_as_undefined:
+            ctx.free_names[get_def] = free
 
 
 def _current_value(name: str, loc: gast.AST, deleted: bool = False) -> gast.expr:

@@ -66,6 +66,22 @@ def test_identical_state_functions_of_attributes_are_merged():
     assert sum("get_state, set_state, ('acc.total',)" in line for line in lines) == 2
 
 
+def pair_or_none(n, c):
+    a, b, p = 0, 1, None
+    for i in range(n):
+        if i > 2:
+            a = a + 1
+            b = b + a
+        p = (a, b) if c else None
+    return a, b, p
+
+
+def test_an_operand_function_returning_the_carried_tuple_is_not_merged_as_a_get_state():
+    # `def if_true(): return (a, b)` beside the if's `def get_state(): return (a, b)`: not one of a pair
+    assert_same(pair_or_none, 5, True)
+    assert "def if_true():" in ag.to_code(pair_or_none)
+
+
 def shared_temporaries(x, n):
     s = x * 0
     i = 0
