@@ -8,12 +8,14 @@
 a `break` was rewritten into a flag. It only ever reads flags that are False
 when the loop starts (a break flag is set False just before its loop; code
 after a `return` runs only while `do_return` is False), so in Python mode it
-holds before the first iteration and is not called then. A body whose loop stops
-on one flag returns that flag, and its extra test is `not flag`: a False flag
-means the test holds and a True one that it fails, so the test is only
-called when the flag is not a bool (a Tensor set by a staged if, which a
-Python loop cannot stop on) or when the body returned nothing (the test
-reads several flags). A loop that carries no names passes None as
+holds before the first iteration and is not called then. It is asked right
+after a body, before the next item is taken: a loop left by `break` or
+`return` leaves its iterator (or generator) where Python's does. A body whose
+loop stops on one flag returns that flag, and its extra test is `not flag`: a
+False flag means the test holds and a True one that it fails, so the test is
+only called when the flag is not a bool (a Tensor set by a staged if, which a
+Python loop cannot stop on: an error if an item is left) or when the body
+returned nothing (the test reads several flags). A loop that carries no names passes None as
 `get_state`/`set_state`.
 """
 
@@ -28,6 +30,7 @@ from runtime.tensor import Tensor
 __all__ = ["for_stmt"]
 
 _BACKEND = get_backend()
+_END = object()  # what next(items, _END) returns when a Python loop has no item left
 _PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, enumerate, zip})
 
 
@@ -60,21 +63,24 @@ def for_stmt(
             for item in iter_:
                 body(item)
             return
-        flag = False  # what the last body returned; anything but a bool: ask extra_test
-        for item in iter_:
+        items = iter(iter_)  # a break leaves it where Python's would: no item taken after the body
+        for item in items:
+            flag = body(item)  # the break flag it returns, or None: ask extra_test
             if flag is not False:
                 if flag is True:
                     break
                 keep_going = extra_test()
                 if type(keep_going) is not bool and isinstance(keep_going, Tensor):
-                    _tensor_break(keep_going, names, opts)
+                    if next(items, _END) is not _END:
+                        _tensor_break(keep_going, names, opts)
+                    break
                 if not keep_going:
                     break
-            flag = body(item)
     except BaseException:
         # a traceback keeps this frame, and so the iterable, alive until the handler ends;
         # the user's loop lets go of it on the way out (a generator's finally runs then)
         del iter_
+        items = None
         raise
 
 

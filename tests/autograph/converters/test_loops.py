@@ -278,3 +278,43 @@ def test_nested_tuple_target_keeps_its_inner_parentheses_and_stages():
     assert "{'iterate_names': 'i, (a, b)'}" in ag.to_code(weighted)
     rows = np.arange(6.0).reshape(3, 2)
     assert ag.function(weighted)(rows) == weighted(rows) == 29.0
+
+
+def rest_after_break(xs):
+    items = iter(xs)
+    for x in items:
+        if x == 2:
+            break
+    return list(items)
+
+
+def rest_after_return(log):
+    def numbers():
+        for i in range(5):
+            log.append(i)
+            yield i
+
+    for x in numbers():
+        if x == 1:
+            return x
+    return -1
+
+
+def rest_after_two_flags(xs, limit):
+    items = iter(xs)
+    for x in items:
+        if x > limit:
+            break
+        if x < 0:
+            return list(items)
+    return list(items)
+
+
+def test_a_python_loop_left_by_break_or_return_takes_no_further_item():
+    assert_same(rest_after_break, [1, 2, 3, 4])
+    assert_same(rest_after_break, [1])
+    original, converted = [], []
+    assert ag.convert(rest_after_return)(converted) == rest_after_return(original)
+    assert converted == original == [0, 1]
+    for xs, limit in (([1, 5, 6], 3), ([1, -1, 5], 3), ([], 0), ([1, 2], 9)):
+        assert_same(rest_after_two_flags, xs, limit)
