@@ -11,12 +11,13 @@
    so is the `__call__` of an instance of a user class (a layer, a model), and
    the function a `functools.partial` wraps (its arguments go with it).
 
-The decision is remembered per function object. Callables that live as long
-as the process (builtins, NumPy's functions with a staged override, a
-module's C functions like `math.sqrt`) are held in a table keyed by
-themselves, looked up first; one of `AS_IS_FOR_PYTHON_VALUES` given only
-Python values is called directly, so `range(2, n)` in a Python-mode loop
-costs a lookup, a type check per argument and the builtin. A user function
+A builtin of `AS_IS_FOR_PYTHON_VALUES` given only Python values is
+called directly, checked before anything else: `range(2, n)` in a
+Python-mode loop costs a set lookup, a type check per argument and the
+builtin. Otherwise the decision is remembered per function object. Callables
+that live as long as the process (builtins, NumPy's functions with a staged
+override, a module's C functions like `math.sqrt`) are held in a table keyed
+by themselves, looked up first. A user function
 is keyed by its id and checked through a weak reference, so its entry dies
 with it and is never reused. Other callables run as is are remembered by
 their type when the type alone decides it and can neither change nor be
@@ -44,8 +45,8 @@ _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # the same, for the hot path: id(function) -> (weak reference to it, target); see _remember
 _FAST: dict[int, tuple[weakref.ref, object]] = {}
 # callables that live for ever (they cannot be weakly referenced), keyed by themselves:
-# callable -> (what to call, whether it is the callable itself for Python values)
-_HELD: dict[object, tuple[object, bool]] = {}
+# callable -> what to call
+_HELD: dict[object, object] = {}
 # types whose instances are called as they are, unless OVERRIDES holds one: see _remember_type
 _AS_IS_TYPES: set[type] = set()
 _DECIDED_BY_WHAT_THEY_WRAP = (types.FunctionType, types.MethodType, functools.partial)
@@ -104,17 +105,18 @@ def _remember(func: types.FunctionType, target: object) -> None:
 def converted_call(f, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
     try:
-        held = _HELD.get(f)
+        direct = f in AS_IS_FOR_PYTHON_VALUES
     except TypeError:  # an unhashable callable (its class sets __eq__ only) is never held
         return _call_unhashable(f, args, kwargs)
+    if direct and not kwargs:
+        for arg in args:
+            if type(arg) not in PYTHON_VALUES:
+                break
+        else:  # Python values only: the builtin is what its operator would call
+            return f(*args)
+    held = _HELD.get(f)
     if held is not None:
-        target, as_is = held
-        if as_is and not kwargs:
-            for arg in args:
-                if type(arg) not in PYTHON_VALUES:
-                    break
-            else:  # Python values only: the builtin is what its operator would call
-                return f(*args)
+        target = held
     else:
         entry = _FAST.get(id(f))
         if entry is not None and entry[0]() is f:
@@ -146,7 +148,7 @@ def _slow_target(f: object) -> object:
     except TypeError:  # unhashable callable
         override = None
     if override is not None:  # OVERRIDES holds `f`: it lives for ever
-        _HELD[f] = (override, f in AS_IS_FOR_PYTHON_VALUES)
+        _HELD[f] = override
         return override
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
         # a do_not_convert method: its function is not convertible, so the pair calls it as is
@@ -154,7 +156,7 @@ def _slow_target(f: object) -> object:
     if isinstance(f, types.FunctionType):
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
-        _HELD[f] = (f, False)  # math.sqrt and the like live as long as their module
+        _HELD[f] = f  # math.sqrt and the like live as long as their module
         return f
     target = _callable_target(f)
     if target is f:
