@@ -30,6 +30,7 @@ import numpy as np
 
 from runtime.backend import Backend, get_backend
 from runtime.errors import AutographError, StagingError
+from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_state import (
     FlatState,
     describe,
@@ -87,6 +88,9 @@ def staged_if_exp(
 ) -> object:
     """Stage `a if cond else b` whose condition is a Tensor."""
     origin = user_origin()
+    part = "the left operand" if expr_repr in ("and", "or") else "the condition"
+    construct = expr_repr if expr_repr in ("and", "or") else "conditional expression"
+    require_one_value(get_backend(cond).type_of(cond), origin, part, construct)
 
     def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
         def run() -> tuple:
