@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograph.cli import main
@@ -38,6 +38,7 @@ def test_tensor_specs(text, shape, dtype):
     st.sampled_from(["None", "?"]),
     st.sampled_from([",", ", ", " , "]),
 )
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine is slow to start
 def test_any_written_spec_reads_back(dtype, shape, unknown, separator):
     text = f"{dtype}[{separator.join(unknown if d is None else str(d) for d in shape)}]"
     spec = parse_spec(text)
