@@ -126,3 +126,11 @@ def test_keyword_args(capsys):
     with pytest.raises(SystemExit):
         run("graph", target, "--arg", "limit=float32[]", "--arg", "float32[3]")
     assert "positional --arg 'float32[3]' after a keyword" in capsys.readouterr().err
+
+
+def test_a_method_named_through_its_class_is_a_usage_error_naming_the_fix(capsys):
+    with pytest.raises(SystemExit) as info:
+        run("graph", f"{FIXTURES / 'decorated.py'}:Scaler.scale", "--arg", "float64[]")
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Scaler.scale is a method of the class Scaler" in err and ":model.scale" in err
