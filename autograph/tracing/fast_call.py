@@ -94,9 +94,14 @@ def missed(
             end = index
             break
     if end == len(values):
-        return function._general(values + extra, kwargs or {})
-    later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
-    return function._general(values[:end] + extra, {**later, **(kwargs or {})})
+        args, keywords = values + extra, kwargs or {}
+    else:
+        later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
+        args, keywords = values[:end] + extra, {**later, **(kwargs or {})}
+    try:
+        return function._general(args, keywords)
+    except AutographError as error:  # as general_call does
+        raise error.with_traceback(user_traceback(error.__traceback__))  # noqa: B904 (the same error)
 
 
 def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:

@@ -205,3 +205,20 @@ def test_other_errors_keep_their_whole_traceback():
         f(np.int64(1))
     files = [entry.filename for entry in traceback.extract_tb(info.value.__traceback__)]
     assert any(name.endswith("function.py") for name in files)
+
+
+def test_a_staging_error_of_a_call_the_fast_call_misses_keeps_only_the_users_frames():
+    @ag.function
+    def f(x):
+        acc = 0
+        for _ in ag.range(3):
+            acc = acc + x
+        return acc
+
+    for _ in range(3):  # hot: its class's __call__ is the fast call
+        f(np.int64(1))
+    with pytest.raises(ag.errors.StagingError, match="changes dtype") as info:
+        f(np.float64(1))
+    files = [entry.filename for entry in traceback.extract_tb(info.value.__traceback__)]
+    assert files[0] == __file__ and files[-1] == fast_call.__file__
+    assert not any(name.endswith(("function.py", "staged_loops.py", "loop_tracing.py")) for name in files)
