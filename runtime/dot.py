@@ -192,12 +192,20 @@ def _display_name(node: Node) -> str:
 
 
 def _call_text(node: Node) -> str:
-    """`not_equal(n, 1)`: the op with its literal arguments, which are attrs, not edges."""
+    """`not_equal(n, 1)`: the op with its literal arguments, which are attrs, not edges.
+    Attrs that are no literal (a Variable's weak reference, an origin, a function) are left out."""
+    attrs = {key: value for key, value in node.attrs.items() if key == "args" or _is_literal(value)}
     try:
-        text = render_call(node.op, [n.name for n in node.inputs], node.attrs)
+        text = render_call(node.op, [n.name for n in node.inputs], attrs)
     except (IndexError, TypeError, ValueError):
         return node.op
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_literal(value: Any) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_is_literal(item) for item in value)
+    return value is None or isinstance(value, (bool, int, float, complex, str, np.generic, np.dtype, slice))
 
 
 def _op_and_name(node: Node) -> str:

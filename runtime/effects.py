@@ -180,7 +180,14 @@ def check_assertion(value: Any, *data: Any, message: str, origin: Origin | None,
     raise InvalidArgumentError(text)
 
 
-_register(Op("assert", infer=lambda types, attrs: _UNIT, impl=check_assertion, effectful=True))
+def _check_statement(value: Any, *data: Any, **attrs: Any) -> None:
+    """The graph's assert tests one truth value, as Python's `assert` does: a condition with
+    more or fewer than one element raises NumPy's ValueError, not a check of every element."""
+    bool(np.asarray(value))
+    check_assertion(value, *data, **attrs)
+
+
+_register(Op("assert", infer=lambda types, attrs: _UNIT, impl=_check_statement, effectful=True))
 
 
 def _message_parts(message: Any) -> tuple[tuple, dict]:

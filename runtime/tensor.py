@@ -214,8 +214,10 @@ class Tensor:
         return stage_function(func, args, kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # np.float32(t) asks for an array of its dtype: the cast a program meant stages as astype
+        cast = "" if dtype is None else f" To cast it, write .astype(np.{np.dtype(dtype).name}) on it."
         raise self._concrete_use(
-            "NumPy array", "Apply NumPy functions to it instead (they stage), or use ag.py_function."
+            "NumPy array", f"Apply NumPy functions to it instead (they stage), or use ag.py_function.{cast}"
         )
 
     # -- Python operators (a + 1 stages np.add(a, 1); Python scalars stay weak) --

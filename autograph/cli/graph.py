@@ -117,13 +117,26 @@ def _load_target(target: str) -> Any:
         raise UsageError(f"cannot read {target!r}: write MODULE:FUNCTION or path/to/file.py:FUNCTION")
     module = _import(location)
     value: Any = module
+    owner: Any = None
     for part in qualname.split("."):
         if not hasattr(value, part):
             raise UsageError(f"{location} has no {qualname!r} ({part!r} is missing)")
-        value = getattr(value, part)
+        owner, value = value, getattr(value, part)
+    if isinstance(owner, type) and _is_method(owner, part):
+        raise UsageError(
+            f"{location}:{qualname} is a method of the class {owner.__name__}: graph cannot make its "
+            f"self. Name an instance the module makes, e.g. {location}:model.{part} for a "
+            f"module-level model = {owner.__name__}(...)"
+        )
     if not callable(value):
         raise UsageError(f"{location}:{qualname} is a {type(value).__name__}, not a function")
     return value
+
+
+def _is_method(owner: type, name: str) -> bool:
+    """A plain function or a Function in a class body binds to an instance (not a static one)."""
+    raw = inspect.getattr_static(owner, name)
+    return inspect.isfunction(raw) or hasattr(raw, "python_function")
 
 
 def _import(location: str) -> ModuleType:

@@ -44,8 +44,10 @@ from typing import Any
 import numpy as np
 
 from autograph.tracing.keys import PRIMITIVES
+from autograph.tracing.report import user_traceback
 from autograph.tracing.spec import TensorSpec
 from runtime.compile import output_value
+from runtime.errors import AutographError
 from runtime.origin import map_location, register_source_map, tie_to_code
 from runtime.run_errors import note_user_line
 from runtime.structure import LEAF
@@ -58,8 +60,14 @@ MISS = object()  # the default of each parameter of a fast call: an argument lef
 
 
 def general_call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """The `__call__` of a Function or ConcreteFunction with no trace to run fast."""
-    return function._general(args, kwargs)
+    """The `__call__` of a Function or ConcreteFunction with no trace to run fast.
+
+    Our own errors raised through it (a broken staging rule, a first run's failed assert)
+    keep only the user's frames in their traceback."""
+    try:
+        return function._general(args, kwargs)
+    except AutographError as error:
+        raise error.with_traceback(user_traceback(error.__traceback__))  # noqa: B904 (the same error)
 
 
 def never(function: Any) -> Callable[..., Any]:
@@ -86,9 +94,14 @@ def missed(
             end = index
             break
     if end == len(values):
-        return function._general(values + extra, kwargs or {})
-    later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
-    return function._general(values[:end] + extra, {**later, **(kwargs or {})})
+        args, keywords = values + extra, kwargs or {}
+    else:
+        later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
+        args, keywords = values[:end] + extra, {**later, **(kwargs or {})}
+    try:
+        return function._general(args, keywords)
+    except AutographError as error:  # as general_call does
+        raise error.with_traceback(user_traceback(error.__traceback__))  # noqa: B904 (the same error)
 
 
 def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:

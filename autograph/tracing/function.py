@@ -106,7 +106,7 @@ class Function:
         self._traces: list[ConcreteFunction] = []
         self._relaxed: list[ConcreteFunction] = []
         self._lock = threading.RLock()
-        self._monitor = RetraceMonitor()
+        self._monitor = RetraceMonitor(reduce_retracing)
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @property
@@ -280,7 +280,7 @@ class Function:
             for relaxed in self._relaxed:
                 if fits(relaxed, tree, leaves):
                     self._cache[key] = relaxed
-                    return relaxed
+                    return self._hit(relaxed)  # no new trace: the retrace streak ends
             specs = [_spec_of(leaf) for leaf in leaves]
             if self._reduce_retracing:
                 specs = relaxed_specs(self._traces, tree, leaves, specs) or specs

@@ -15,6 +15,7 @@ import numpy as np
 
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
+from runtime.errors import InvalidArgumentError
 from runtime.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.tensor import Tensor
 
@@ -100,10 +101,12 @@ class InputSignature:
             start += child.num_leaves
         return f"input {index}"
 
-    def _error(self, values: tuple, name: str, reason: str) -> ValueError:
+    def _error(self, values: tuple, name: str, reason: str) -> InvalidArgumentError:
+        """The guide's ValueError, as our InvalidArgumentError (a ValueError): inputs of the wrong
+        dtype or shape for the graph."""
         inputs = ",\n    ".join(repr(v) if not isinstance(v, np.ndarray) else str(v) for v in values)
         signature = ",\n    ".join(repr(s) for s in self.input_signature)
-        return ValueError(
+        return InvalidArgumentError(
             f"Python inputs incompatible with input_signature of {name}: {reason}.\n"
             f"  inputs: (\n    {inputs})\n"
             f"  input_signature: (\n    {signature}).\n"

@@ -22,7 +22,9 @@ from types import TracebackType
 from runtime.errors import StagingError
 from runtime.origin import Origin, is_internal_file, map_location
 
-__all__ = ["annotate", "autograph_off", "endless_recursion", "user_frames", "format_frames"]
+__all__ = [
+    "annotate", "autograph_off", "endless_recursion", "user_frames", "format_frames", "user_traceback",
+]
 
 _MARK = "__autograph_reported__"
 
@@ -40,6 +42,26 @@ def user_frames(tb: TracebackType | None) -> list[Origin]:
             origin = Origin(origin.file, origin.line, origin.text, summary.name)
         frames.append(origin)
     return frames
+
+
+def user_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """`tb` with only the frames of the user's own files, as the "in user code" note lists them.
+
+    A StagingError's traceback otherwise runs through some twenty frames of the
+    tracing machinery and of generated code (`ag__.for_stmt(...)`), none of them
+    the place to fix; the message and the note name the user's lines.
+    """
+    kept = []
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        origin = map_location(filename, tb.tb_lineno)
+        if origin is not None and origin.file == filename:  # neither ours nor generated
+            kept.append(tb)
+        tb = tb.tb_next
+    filtered = None
+    for entry in reversed(kept):
+        filtered = TracebackType(filtered, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return filtered
 
 
 def format_frames(frames: list[Origin]) -> str:

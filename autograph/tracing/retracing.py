@@ -71,9 +71,10 @@ def relaxed_specs(
 class RetraceMonitor:
     """Counts consecutive traces and warns once when every recent call traced."""
 
-    __slots__ = ("streak", "warned", "last_keys", "changed")
+    __slots__ = ("streak", "warned", "last_keys", "changed", "relaxing")
 
-    def __init__(self) -> None:
+    def __init__(self, relaxing: bool = False) -> None:
+        self.relaxing = relaxing  # reduce_retracing is on already: the advice leaves it out
         self.streak = 0
         self.warned = False
         self.last_keys: tuple | None = None
@@ -102,10 +103,14 @@ class RetraceMonitor:
             f"the argument {culprits[0]!r} changed at each call" if culprits
             else "its arguments' key changed at each call"
         )
+        remedies = (
+            "give an input_signature" if self.relaxing
+            else "give an input_signature, or use reduce_retracing=True"
+        )
         return (
             f"{LIMIT} of the last {LIMIT} calls to {name} traced a new graph: {who}. Tracing is "
             f"slow; a Python number is a constant of its trace, so pass values that change as "
-            f"NumPy arrays, give an input_signature, or use reduce_retracing=True."
+            f"NumPy arrays, {remedies}."
         )
 
 

@@ -5,8 +5,9 @@ A trace that creates Variables is run a second time at once: the usual
 time and its trace is kept; a body that creates a Variable at every call
 (`v = ag.Variable(1.0)`) creates new ones again and raises ValueError, since
 the graph would otherwise make a fresh Variable at each run. A later trace
-(another signature) may not create Variables at all. The error names the
-user's line that created the Variable.
+(another signature) may not create Variables at all. The error, a
+StagingError (a ValueError, as in the guide), names the user's line that
+created the Variable.
 
 When the first trace created a Variable from a staged value, its graph holds
 the node that gives the Variable that value on the first run (and does
@@ -22,6 +23,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 from autograph.tracing.report import format_frames
+from runtime.errors import StagingError
 from runtime.origin import Origin, is_internal_file, map_location
 
 __all__ = ["traced_with_variable_policy", "MESSAGE"]
@@ -95,8 +97,8 @@ def traced_with_variable_policy(trace: Callable[[], T], first: bool, name: str) 
     return result if first_result is None else first_result
 
 
-def _error(message: str, sites: list[Origin]) -> ValueError:
-    error = ValueError(message)
+def _error(message: str, sites: list[Origin]) -> StagingError:
+    error = StagingError(message)  # a ValueError, as the guide's
     if sites:
         note = format_frames(sites)
         if sys.version_info >= (3, 11):

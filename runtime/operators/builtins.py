@@ -171,7 +171,7 @@ def _numpy_overrides() -> dict[object, Callable]:
 # Builtins whose operator, called without keywords on PYTHON_VALUES only, is the builtin
 # itself: converted_call checks the argument types and calls the builtin directly, which
 # saves a call per `range(...)` or `int(...)` in a Python-mode loop. (np.asarray is not one:
-# a list of Tensors is a Python value it stages.)
-AS_IS_FOR_PYTHON_VALUES: frozenset = frozenset(OVERRIDES)
+# a list of Tensors is a Python value it stages; nor are min and max: max([t, 2.5]).)
+AS_IS_FOR_PYTHON_VALUES: frozenset = frozenset(OVERRIDES) - {builtins.min, builtins.max}
 
 OVERRIDES.update(_numpy_overrides())  # np.asarray/np.array of Tensors (NumPy does not dispatch them)

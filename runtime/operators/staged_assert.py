@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runtime.backend import get_backend
+from runtime.operators.staged_condition import require_one_value
 from runtime.origin import user_origin
 
 __all__ = ["staged_assert"]
@@ -20,8 +21,9 @@ __all__ = ["staged_assert"]
 def staged_assert(expression: Any, message: Callable[[], object] | None) -> None:
     """Record an assert op for a Tensor condition."""
     origin = user_origin()
-    shown = None if message is None else message()
     backend = get_backend(expression)
+    require_one_value(backend.type_of(expression), origin, "the condition", "assert")
+    shown = None if message is None else message()
     if shown is not None and not isinstance(shown, str) and not _holds_staged(shown, backend):
         shown = str(shown)
     backend.stage_assert(expression, "" if shown is None else shown, origin)

@@ -30,6 +30,7 @@ import numpy as np
 
 from runtime.backend import Backend, get_backend
 from runtime.errors import AutographError, StagingError
+from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_state import (
     FlatState,
     describe,
@@ -38,6 +39,7 @@ from runtime.operators.staged_state import (
     rule_error,
     same_python_value,
     type_of_leaf,
+    widening_hint,
     zeros_like_type,
 )
 from runtime.operators.unbound_in_trace import unbound_read
@@ -87,6 +89,9 @@ def staged_if_exp(
 ) -> object:
     """Stage `a if cond else b` whose condition is a Tensor."""
     origin = user_origin()
+    part = "the left operand" if expr_repr in ("and", "or") else "the condition"
+    construct = expr_repr if expr_repr in ("and", "or") else "conditional expression"
+    require_one_value(get_backend(cond).type_of(cond), origin, part, construct)
 
     def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
         def run() -> tuple:
@@ -235,14 +240,14 @@ class _Branches:
                 f"the function returns {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in "
                 f"the {_BRANCH[side]} of a tensor-dependent {self.what}",
                 f"Return values of the same dtype on every path (for example 0.0 rather than 0 "
-                f"for a float, or cast with .astype(np.{a.dtype})).",
+                f"for a float, or cast with .astype(np.{a.dtype})).{widening_hint(a.dtype, b.dtype)}",
             )
         if a.dtype != b.dtype:
             raise self._error(
                 f"{self._named(name)} is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
                 f"{_BRANCH[side]} of a tensor-dependent {self.what}",
                 f"Give {self._named(name)} the same dtype in both branches (for example write 0.0 rather "
-                f"than 0 for a float, or cast with .astype(np.{a.dtype})).",
+                f"than 0 for a float, or cast with .astype(np.{a.dtype})).{widening_hint(a.dtype, b.dtype)}",
             )
 
     def _named(self, name: str) -> str:

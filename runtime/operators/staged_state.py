@@ -112,6 +112,23 @@ def rule_error(summary: str, origin: Origin | None, fix: str) -> StagingError:
     return StagingError(f"{summary}{where}{excerpt}\n{fix}")
 
 
+def widening_hint(a: np.dtype, b: np.dtype) -> str:
+    """Why one path holds float64 where another holds float32, when a strong int64 explains it.
+
+    A Python number a staged loop carries (`n = 0; ... n += 1`) is an int64 Tensor
+    there, so `total / n` of float32 data is float64, where the unstaged Python int
+    keeps float32: the usual cause of such a mismatch after a loop.
+    """
+    narrow, wide = (a, b) if np.can_cast(a, b) else (b, a)
+    if not (np.issubdtype(narrow, np.floating) and narrow != wide and np.result_type(narrow, np.int64) == wide):
+        return ""
+    return (
+        f" A {wide} value beside {narrow} data often comes from a Python number a staged loop "
+        f"carries: `n = 0` becomes an int64 Tensor there, and {narrow} / int64 is {wide}; cast it "
+        f"where they meet (total / np.asarray(n, np.{narrow}), which works unstaged too)."
+    )
+
+
 def _is_leaf_for(backend: Backend):
     def is_leaf(value: object) -> bool:
         return backend.is_staged(value) or backend.is_composite(value) or isinstance(value, Undefined)

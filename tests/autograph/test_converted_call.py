@@ -245,3 +245,12 @@ def test_unhashable_callables_are_converted_or_run_as_is():
 
     assert converted_call(Unhashable(), (-3,), None) == 3
     assert converted_call(Unhashable().__call__, (), {"x": -4}) == 4  # a bound method of it
+
+
+def test_min_and_max_of_a_list_holding_a_tensor_stage_on_every_call():
+    def staged(x):
+        return converted_call(max, ([x, 2.5],), None), converted_call(min, ((x, 2.5),), None)
+
+    for _ in range(2):  # the fast path may not call the builtin on a list of Tensors
+        assert converted_call(max, ([1, 3],), None) == 3
+        assert trace(staged, (np.float64, ()))(7.0) == (7.0, 2.5)

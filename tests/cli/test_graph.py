@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograph.cli import main
@@ -38,6 +38,7 @@ def test_tensor_specs(text, shape, dtype):
     st.sampled_from(["None", "?"]),
     st.sampled_from([",", ", ", " , "]),
 )
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine is slow to start
 def test_any_written_spec_reads_back(dtype, shape, unknown, separator):
     text = f"{dtype}[{separator.join(unknown if d is None else str(d) for d in shape)}]"
     spec = parse_spec(text)
@@ -125,3 +126,11 @@ def test_keyword_args(capsys):
     with pytest.raises(SystemExit):
         run("graph", target, "--arg", "limit=float32[]", "--arg", "float32[3]")
     assert "positional --arg 'float32[3]' after a keyword" in capsys.readouterr().err
+
+
+def test_a_method_named_through_its_class_is_a_usage_error_naming_the_fix(capsys):
+    with pytest.raises(SystemExit) as info:
+        run("graph", f"{FIXTURES / 'decorated.py'}:Scaler.scale", "--arg", "float64[]")
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Scaler.scale is a method of the class Scaler" in err and ":model.scale" in err

@@ -26,8 +26,9 @@ def test_creating_a_variable_at_every_call_is_an_error():
         v.assign_add(x)
         return v
 
-    with pytest.raises(ValueError, match="singleton Variables"):
+    with pytest.raises(ValueError, match="singleton Variables") as info:
         f(1.0)
+    assert isinstance(info.value, ag.errors.StagingError)  # ours, and the guide's ValueError
 
 
 def test_a_captured_variable_is_fine(capsys):

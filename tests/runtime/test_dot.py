@@ -98,3 +98,16 @@ def test_literal_arguments_recorded_as_attrs_show_in_the_label():
     x = graph.add_input(SCALAR, "x")
     graph.set_outputs([graph.add_node("not_equal", (x,), {"args": (Slot(0), Weak(1))}, SCALAR)])
     assert 'label="not_equal(x, 1)\\nfloat32[]"' in dot.to_dot(graph)
+
+
+def test_attrs_that_are_no_literal_stay_out_of_labels():
+    import weakref
+
+    graph = Graph("reads")
+    x = graph.add_input(SCALAR, "x")
+    held = Graph("held")  # any object a weak reference can hold
+    read = graph.add_node("read_variable", (), {"ref": weakref.ref(held), "name": "w", "origin": Origin("m.py", 2, "w")}, SCALAR)
+    graph.set_outputs([graph.add_node("add", (x, read), {}, SCALAR)])
+    text = dot.to_dot(graph.finish())
+    assert "label=\"read_variable(name='w')" in text
+    assert "weakref" not in text

@@ -21,6 +21,7 @@ def test_one_trace_for_every_fitting_shape(capsys):
 def test_incompatible_inputs_name_argument_and_signature(bad):
     with pytest.raises(ValueError) as info:
         next_collatz(bad)
+    assert isinstance(info.value, ag.errors.InvalidArgumentError)  # ours, and the guide's ValueError
     message = str(info.value)
     assert message.startswith("Python inputs incompatible with input_signature")
     assert "argument 'x'" in message

@@ -1,9 +1,11 @@
 import sys
+import traceback
 
 import numpy as np
 import pytest
 
 import autograph as ag
+from autograph.tracing import fast_call
 from autograph.tracing.report import annotate, format_frames, user_frames
 from runtime.origin import Origin, register_source_map
 
@@ -174,3 +176,49 @@ def test_the_same_error_with_autograph_on_does_not_mention_it():
     with pytest.raises(ag.errors.StagingError) as caught:
         pick(np.float64(3.0))
     assert "autograph is off" not in str(caught.value)
+
+
+def test_a_staging_error_keeps_only_the_users_frames_in_its_traceback():
+    def helper(x):
+        if x > 0:
+            y = x
+        return y
+
+    @ag.function
+    def f(x):
+        return helper(x) + 1
+
+    with pytest.raises(ag.errors.StagingError) as info:
+        f(np.float64(1))
+    files = [entry.filename for entry in traceback.extract_tb(info.value.__traceback__)]
+    assert files[0] == __file__  # the call, then the one frame that re-raises it
+    assert [name for name in files if name != __file__] == [fast_call.__file__]
+    assert ".helper\n        if x > 0:" in _notes(info.value)  # the note still lists the user's lines
+
+
+def test_other_errors_keep_their_whole_traceback():
+    @ag.function(autograph=False)
+    def f(a):
+        return a.missing_attribute
+
+    with pytest.raises(AttributeError) as info:
+        f(np.int64(1))
+    files = [entry.filename for entry in traceback.extract_tb(info.value.__traceback__)]
+    assert any(name.endswith("function.py") for name in files)
+
+
+def test_a_staging_error_of_a_call_the_fast_call_misses_keeps_only_the_users_frames():
+    @ag.function
+    def f(x):
+        acc = 0
+        for _ in ag.range(3):
+            acc = acc + x
+        return acc
+
+    for _ in range(3):  # hot: its class's __call__ is the fast call
+        f(np.int64(1))
+    with pytest.raises(ag.errors.StagingError, match="changes dtype") as info:
+        f(np.float64(1))
+    files = [entry.filename for entry in traceback.extract_tb(info.value.__traceback__)]
+    assert files[0] == __file__ and files[-1] == fast_call.__file__
+    assert not any(name.endswith(("function.py", "staged_loops.py", "loop_tracing.py")) for name in files)

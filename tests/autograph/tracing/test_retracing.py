@@ -63,3 +63,29 @@ def test_no_warning_when_calls_hit_the_cache():
         for n in range(10):
             f(np.ones(1), n)
             f(np.ones(1), n)
+
+
+def test_calls_that_fit_a_relaxed_trace_end_the_retrace_streak():
+    @ag.function(reduce_retracing=True, autograph=False)
+    def f(x):
+        return x + 1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RetracingWarning)
+        for n in range(2, 7):  # traces (2,) then (None,); 4, 5, 6 run the relaxed trace
+            f(np.zeros(n))
+        for shape in ((2, 2), (3, 3), (4, 4, 1)):  # 3 traces: not 5 in a row
+            f(np.zeros(shape))
+    assert f.experimental_get_tracing_count() == 5
+
+
+def test_with_reduce_retracing_the_warning_does_not_suggest_it():
+    @ag.function(reduce_retracing=True, autograph=False)
+    def f(x, n):
+        return x + n
+
+    with pytest.warns(RetracingWarning, match="argument 'n'") as record:
+        for n in range(6):
+            f(np.ones(1), n)
+    message = str(record[0].message)
+    assert "reduce_retracing" not in message and "input_signature" in message

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from runtime import operators as ag__
-from runtime.errors import InvalidArgumentError
+from runtime.errors import InvalidArgumentError, StagingError
 from tests.runtime.operators import graphs
 from tests.runtime.operators.graphs import trace
 
@@ -58,3 +58,36 @@ def test_tensors_in_the_message_show_their_run_time_values(message):
             run(x)
         first_line = str(info.value).splitlines()[0]
         assert first_line.endswith(f": {message(x)}")  # what the unconverted assert shows
+
+
+def all_positive(x):
+    ag__.assert_stmt(x > 0, lambda: "x must be positive")  # <- vector assert
+    return x
+
+
+def test_an_assert_of_several_values_is_refused_while_tracing():
+    with pytest.raises(StagingError, match="condition of a tensor-dependent assert is a bool\\[2\\] Tensor") as info:
+        trace(all_positive, (np.float64, (2,)))
+    assert graphs.line_of(__file__, "# <- vector assert") in str(info.value)
+
+
+def test_an_assert_of_unknown_length_tests_one_truth_value_as_python_does():
+    f = trace(all_positive, (np.float64, (None,)))
+    np.testing.assert_array_equal(f(np.array([2.0])), [2.0])
+    with pytest.raises(InvalidArgumentError, match="x must be positive"):
+        f(np.array([-2.0]))
+    for several in (np.array([1.0, 2.0]), np.array([])):  # NumPy's ValueError, not np.all
+        with pytest.raises(ValueError, match="truth value") as info:
+            f(several)
+        assert not isinstance(info.value, InvalidArgumentError)
+
+
+@pytest.mark.parametrize(("source", "says"), [
+    (lambda x: ag__.and_(x, lambda: x), "the left operand of a tensor-dependent and is an int64[3] Tensor"),
+    (lambda x: ag__.or_(x, lambda: x), "np.logical_or"),
+    (lambda x: ag__.if_exp(x > 0, lambda: x, lambda: -x, "x if x > 0 else -x"), "np.where"),
+])
+def test_and_or_and_conditional_expressions_of_several_values_name_their_construct(source, says):
+    with pytest.raises(StagingError, match="Python tests one truth value") as info:
+        trace(source, (np.int64, (3,)))
+    assert says in str(info.value)

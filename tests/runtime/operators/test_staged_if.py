@@ -581,3 +581,23 @@ def test_a_name_unbound_in_a_traced_operand_is_told_as_the_rule():
     with pytest.raises(StagingError, match="'late' is unbound where the true branch of the "
                                            "tensor-dependent conditional expression"):
         trace(if_exp_reads_a_name_bound_later, SCALAR_F)
+
+
+def test_a_float32_float64_mismatch_names_the_int64_a_staged_loop_carries():
+    def values_true(x):
+        return (x.astype(np.float32),)
+
+    def values_false(x):
+        return (x.astype(np.float32) / x,)  # x: an int64 Tensor, as a counter `n = 0` is
+
+    with pytest.raises(StagingError) as info:
+        trace(branch_function(values_true, values_false, ("y",)), SCALAR_I)
+    message = str(info.value)
+    assert "'y' is float32 in the true branch and float64 in the false" in message
+    assert "float32 / int64 is float64" in message and "np.asarray(n, np.float32)" in message
+
+
+def test_other_dtype_mismatches_get_no_widening_hint():
+    with pytest.raises(StagingError) as info:
+        trace(branch_function(lambda x: (x,), lambda x: (0.5,), ("y",)), SCALAR_I)
+    assert "staged loop carries" not in str(info.value)

@@ -221,6 +221,14 @@ def test_tensor_needs_concrete_value_errors():
         stage(np.asarray, [A])
 
 
+def test_a_numpy_scalar_type_called_on_a_tensor_says_to_cast_with_astype():
+    with pytest.raises(StagingError, match=r"write \.astype\(np\.float32\) on it"):
+        stage(np.float32, [A])
+    with pytest.raises(StagingError, match="NumPy array") as info:
+        stage(np.asarray, [A])
+    assert "astype" not in str(info.value)  # no dtype asked: no cast meant
+
+
 def test_asarray_overrides():
     asarray = CALL_OVERRIDES[np.asarray]
     check(lambda a: asarray([a, a]), A[0])
