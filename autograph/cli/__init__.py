@@ -40,10 +40,11 @@ _GRAPH_EXAMPLES = """\
 examples:
   autograph graph model.py:step --arg 'float32[None,3]' --arg 'int64[]'
   autograph graph model.py:step --arg 'float32[8]' --arg 'limit=float32[]' -o step.svg
-  autograph graph mypackage.layers:Dense.call --arg 'float32[?]' -o call.dot --optimized
+  autograph graph mypackage.layers:dense.call --arg 'float32[?]' -o call.dot --optimized
 
 graph IMPORTS the module (its top-level code runs) and traces the function
-for the given inputs. Specs: dtype[dims] with None or ? for unknown dims
+(or a method of an instance the module makes: dense.call) for the given
+inputs. Specs: dtype[dims] with None or ? for unknown dims
 (float32[None,3], int64[] for a scalar, a bare float32 for unknown rank);
 any other --arg is a Python literal passed as a constant (3, True, 'mean').
 Without --output the DOT text is printed. .svg and .png need Graphviz's

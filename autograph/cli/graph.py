@@ -117,13 +117,27 @@ def _load_target(target: str) -> Any:
         raise UsageError(f"cannot read {target!r}: write MODULE:FUNCTION or path/to/file.py:FUNCTION")
     module = _import(location)
     value: Any = module
+    owner: Any = None
     for part in qualname.split("."):
         if not hasattr(value, part):
-            raise UsageError(f"{location} has no {qualname!r} ({part!r} is missing)")
-        value = getattr(value, part)
+            missing = f" ({part!r} is missing)" if "." in qualname else ""
+            raise UsageError(f"{location} has no {qualname!r}{missing}")
+        owner, value = value, getattr(value, part)
     if not callable(value):
         raise UsageError(f"{location}:{qualname} is a {type(value).__name__}, not a function")
+    if inspect.isclass(owner) and _is_instance_method(owner, part):
+        raise UsageError(
+            f"{location}:{qualname} is a method of the class {owner.__name__}: tracing it needs an "
+            f"instance for 'self'. Name an instance the module makes ({location}:model.{part} "
+            f"for a module-level model = {owner.__name__}(...)), or a function."
+        )
     return value
+
+
+def _is_instance_method(cls: type, name: str) -> bool:
+    """Whether `cls.name` is called on an instance: not a static or class method, nor a class."""
+    found = inspect.getattr_static(cls, name)
+    return not isinstance(found, (staticmethod, classmethod, type)) and hasattr(found, "__get__")
 
 
 def _import(location: str) -> ModuleType:
