@@ -107,6 +107,9 @@ def test_tensor_dependent_break_in_a_python_loop_is_an_error():
     assert "a tensor-dependent break" in str(info.value)
     assert "ag.range" in str(info.value)
     assert line_of("# <- pybreak") in str(info.value)
+    # the place follows the rule it breaks, the reason goes with the fix
+    assert str(info.value).splitlines()[0] == (
+        f"a tensor-dependent break (or return) inside a Python for loop at {line_of('# <- pybreak')}")
 
 
 def test_returning_a_tensor_in_a_loop_and_none_after_it_is_an_error():
