@@ -376,12 +376,14 @@ def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> Sta
     )
 
 
-def _list_lengths(values: tuple) -> dict[int, int]:
-    return {id(v): len(v) for v in values if isinstance(v, list)}
+def _list_lengths(values: tuple) -> dict[int, Any]:
+    """What a branch may change in place: each list's length, a copy of each NumPy array."""
+    return {id(v): len(v) if isinstance(v, list) else v.copy() for v in values if isinstance(v, (list, np.ndarray))}
 
 
 def _check_lists(names, initial, lengths, origin) -> None:
-    """A Python list appended to inside a branch would leak one branch's tensors into both."""
+    """A list appended to or a NumPy array changed in place (`a += 1`) in a branch: both are
+    traced, so the change would happen whatever the condition (it is undone)."""
     for name, value in zip(names, initial):
         if isinstance(value, list) and len(value) != lengths[id(value)]:
             del value[lengths[id(value)]:]
@@ -390,4 +392,13 @@ def _check_lists(names, initial, lengths, origin) -> None:
                 origin,
                 f"A graph cannot grow '{name}' on one path only: build a new list in both "
                 f"branches, or accumulate with ag.TensorArray.",
+            )
+        if isinstance(value, np.ndarray) and not np.array_equal(value, lengths[id(value)],
+                                                                equal_nan=value.dtype.kind in "fc"):
+            np.copyto(value, lengths[id(value)])
+            raise rule_error(
+                f"the NumPy array '{name}' is changed in place inside a tensor-dependent if",
+                origin,
+                f"Both branches are traced, so the change would happen whatever the condition: "
+                f"make a new array instead ({name} = {name} + 1 rather than {name} += 1).",
             )

@@ -374,3 +374,31 @@ def test_a_name_unbound_in_a_traced_operand_is_told_as_the_rule():
     with pytest.raises(StagingError, match="'late' is unbound where the true branch of the "
                                            "tensor-dependent conditional expression"):
         trace(if_exp_reads_a_name_bound_later, SCALAR_F)
+
+
+def adds_in_place_in_one_branch(x):
+    a = np.zeros(2)
+
+    def get_state():
+        return (a,)
+
+    def set_state(values):
+        nonlocal a
+        (a,) = values
+
+    def else_body():
+        nonlocal a
+        a += 0.5
+
+    ag__.if_stmt(x > 0, None, else_body, get_state, set_state, ("a",), 1)  # <- in place
+    return a
+
+
+def test_a_numpy_array_changed_in_place_in_a_branch_is_an_error_and_is_undone():
+    """Both branches are traced: `a += 0.5` would change `a` whatever the condition."""
+    with pytest.raises(StagingError) as info:
+        trace(adds_in_place_in_one_branch, SCALAR_F)
+    message = str(info.value)
+    assert message.startswith("the NumPy array 'a' is changed in place inside a tensor-dependent if at "
+                              f"{line_of('# <- in place')}")
+    assert "a = a + 1 rather than a += 1" in message
