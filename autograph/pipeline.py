@@ -128,7 +128,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     captured = (activity.captured if census.scopes else frozenset()) | activity.nonlocals
     converted = False
     for nested in census.functions:
-        if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.is_generator(nested):
+        if not any(settings.is_ours(d) for d in nested.decorator_list) and not unsupported.runs_as_written(nested):
             convert_node(nested, settings)
             converted = True
     if converted:  # the nested conversions added names and constructs
@@ -302,15 +302,21 @@ def convert_source(
                 result = _convert_one(node, qualname, in_class)
             # only a failure pays for the generator test (a walk of the function)
             if result.error is not None and not asked and _runs_as_written(node):
-                kind = "an async function" if isinstance(node, gast.AsyncFunctionDef) else "a generator"
+                kind = _kind_kept(node)
                 result = ConvertedFunction(node.name, qualname, result.lineno, "", kept=kind)
             results.append(result)
     return results
 
 
 def _runs_as_written(node: gast.AST) -> bool:
-    """Generators and coroutines: converted code calls them as they are, never converted."""
-    return isinstance(node, gast.AsyncFunctionDef) or unsupported.is_generator(node)
+    """Generators, coroutines, try/except*: converted code calls them as they are, never converted."""
+    return isinstance(node, gast.AsyncFunctionDef) or unsupported.runs_as_written(node)
+
+
+def _kind_kept(node: gast.AST) -> str:
+    if isinstance(node, gast.AsyncFunctionDef):
+        return "an async function"
+    return "a generator" if unsupported.is_generator(node) else "a function with try/except*"
 
 
 def _asked_for(node: gast.AST, qualname: str, names: Sequence[str] | None, static: StaticNames) -> bool:

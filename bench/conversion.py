@@ -1,8 +1,8 @@
 """Benchmark 1: conversion time per function, against TensorFlow and the floor.
 
-Each repetition executes bench/corpus/scalar_code.py and array_code.py anew, so every function is
-a new object with a new code object and no conversion cache answers. The
-floor is `ast.parse` + `compile` of each function's own source: the least a
+Each repetition executes the corpus (bench/corpus/scalar_code.py, array_code.py and
+solver_code.py) anew, so every function is a new object with a new code object and
+no conversion cache answers. The floor is `ast.parse` + `compile` of each function's own source: the least a
 source-to-source converter must do. TensorFlow's `tf.autograph.to_graph`
 converts the same functions in its own process.
 """
@@ -87,8 +87,8 @@ def run(config: Config, peers: Peers | None = None) -> Section:
     section = Section(
         TITLE,
         f"`ag.convert` vs `tf.autograph.to_graph` on the {len(names)} functions of "
-        "bench/corpus/scalar_code.py and array_code.py (5–80 lines each), fresh function objects every "
-        "repetition; floor: `compile(ast.parse(source))` of the same source.",
+        "bench/corpus/scalar_code.py, array_code.py and solver_code.py (5–80 lines each), fresh function "
+        "objects every repetition; floor: `compile(ast.parse(source))` of the same source.",
         ["function (lines)", "ours", "TensorFlow", "floor", "TF / ours (target ≥ 30x)",
          "ours / floor (target ≤ 8x)"],
     )

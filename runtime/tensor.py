@@ -133,15 +133,16 @@ class Tensor:
         """
         origin = user_origin(3)
         where = f" at {origin}" if origin is not None else ""
+        used = what if what.startswith("NumPy") else f"Python {what}"
         if current_graph() is None:  # no graph will ever run it: its trace is over
-            return leaked_error(self.node, "leaked out of its trace", f" It is used as a Python {what}{where}.")
+            return leaked_error(self.node, "leaked out of its trace", f" It is used as a {used}{where}.")
         excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
         keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
         unconverted = _unconverted_fix(what, keyword, origin.text if origin is not None else "")
         fix = unconverted or fix
         article = "an" if str(self.type)[0] in "aeiou" else "a"  # an int64[] Tensor
         error = StagingError(
-            f"{article} {self.type} Tensor ({self.name}) was used as a Python {what}{where}; its value is "
+            f"{article} {self.type} Tensor ({self.name}) was used as a {used}{where}; its value is "
             f"known only when the graph runs.{excerpt}\n{fix}"
         )
         # a match or a comprehension: conversion would not stage it either
@@ -173,10 +174,11 @@ class Tensor:
         )
 
     def __int__(self) -> int:
-        raise self._concrete_use("int", "Use np.asarray(t, dtype) casts inside converted code.")
+        raise self._concrete_use("int", "Cast with t.astype(np.int64) (in converted code int(t) stages that).")
 
     def __float__(self) -> float:
-        raise self._concrete_use("float", "Use t.astype(np.float64) inside converted code.")
+        raise self._concrete_use("float", "Cast with t.astype(np.float64) (in converted code float(t) stages "
+                                 "that), and use NumPy's functions (np.sqrt, not math.sqrt): they stage.")
 
     def __round__(self, ndigits: int | None = None) -> Tensor:
         """round(t) of a 0-d tensor, as of a NumPy scalar: an int64 without digits (Python's
@@ -217,7 +219,9 @@ class Tensor:
         # np.float32(t) asks for an array of its dtype: the cast a program meant stages as astype
         cast = "" if dtype is None else f" To cast it, write .astype(np.{np.dtype(dtype).name}) on it."
         raise self._concrete_use(
-            "NumPy array", f"Apply NumPy functions to it instead (they stage), or use ag.py_function.{cast}"
+            "NumPy array",
+            f"NumPy made an array of it (np.asarray, np.array, or a scalar type such as np.float64(t)).{cast} "
+            "Apply NumPy functions to it instead (they stage), or use ag.py_function.",
         )
 
     # -- Python operators (a + 1 stages np.add(a, 1); Python scalars stay weak) --

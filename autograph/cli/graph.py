@@ -120,23 +120,24 @@ def _load_target(target: str) -> Any:
     owner: Any = None
     for part in qualname.split("."):
         if not hasattr(value, part):
-            raise UsageError(f"{location} has no {qualname!r} ({part!r} is missing)")
+            missing = f" ({part!r} is missing)" if "." in qualname else ""
+            raise UsageError(f"{location} has no {qualname!r}{missing}")
         owner, value = value, getattr(value, part)
-    if isinstance(owner, type) and _is_method(owner, part):
-        raise UsageError(
-            f"{location}:{qualname} is a method of the class {owner.__name__}: graph cannot make its "
-            f"self. Name an instance the module makes, e.g. {location}:model.{part} for a "
-            f"module-level model = {owner.__name__}(...)"
-        )
     if not callable(value):
         raise UsageError(f"{location}:{qualname} is a {type(value).__name__}, not a function")
+    if inspect.isclass(owner) and _is_instance_method(owner, part):
+        raise UsageError(
+            f"{location}:{qualname} is a method of the class {owner.__name__}: tracing it needs an "
+            f"instance for 'self'. Name an instance the module makes ({location}:model.{part} "
+            f"for a module-level model = {owner.__name__}(...)), or a function."
+        )
     return value
 
 
-def _is_method(owner: type, name: str) -> bool:
-    """A plain function or a Function in a class body binds to an instance (not a static one)."""
-    raw = inspect.getattr_static(owner, name)
-    return inspect.isfunction(raw) or hasattr(raw, "python_function")
+def _is_instance_method(cls: type, name: str) -> bool:
+    """Whether `cls.name` is called on an instance: not a static or class method, nor a class."""
+    found = inspect.getattr_static(cls, name)
+    return not isinstance(found, (staticmethod, classmethod, type)) and hasattr(found, "__get__")
 
 
 def _import(location: str) -> ModuleType:

@@ -262,11 +262,15 @@ def _lambda_args(node: ast.Lambda) -> list[str]:
 
 
 def _match_columns(candidates: list[ast.Lambda], code: types.CodeType) -> list[ast.Lambda]:
-    """Keep the lambdas whose body spans the columns of the code's instructions."""
+    """Keep the lambdas whose body spans the columns of the code's instructions.
+
+    Instructions with an empty span (the lambda's entry and implicit exit, at
+    column 0 on its line) belong to no expression and are left out.
+    """
     cols = {
         (start, col)
-        for start, _end, col, _end_col in code.co_positions()
-        if start is not None and col is not None
+        for start, _end, col, end_col in code.co_positions()
+        if start is not None and col is not None and end_col is not None and end_col > col
     }
     if not cols:
         return []

@@ -1,8 +1,8 @@
 """The functions every benchmark runs, shared by this project and TensorFlow.
 
-- scalar_code.py, array_code.py: realistic numerical Python (plain Python
-  and NumPy), together the conversion corpus (`load_numerics()`), also used
-  by the converter's tests through their `CASES`.
+- scalar_code.py, array_code.py, solver_code.py: realistic numerical Python
+  (plain Python and NumPy), together the conversion corpus
+  (`load_numerics()`), also used by the converter's tests through their `CASES`.
 - inputs.py: the inputs, built once from fixed seeds, the same for all sides.
 - handwritten.py: the limit, hand-written Python/NumPy loops.
 - staged.py, guide.py: the staged examples written for `autograph`;
@@ -29,7 +29,7 @@ from types import ModuleType, SimpleNamespace
 __all__ = ["CORPUS_DIR", "NUMERICS", "load_fresh", "load_numerics"]
 
 CORPUS_DIR = Path(__file__).resolve().parent
-NUMERICS = ("scalar_code", "array_code")
+NUMERICS = ("scalar_code", "array_code", "solver_code")
 _counter = itertools.count()
 _copies: list[Path] = []
 

@@ -1,4 +1,4 @@
-"""Realistic numerical Python over scalars: the first half of the conversion corpus.
+"""Realistic numerical Python over scalars: the first part of the conversion corpus.
 
 Plain Python the way people write numerical code: if/elif/else, while and
 for loops with break, continue and early return, and/or/not, conditional

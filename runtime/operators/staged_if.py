@@ -48,6 +48,11 @@ from runtime.origin import Origin, map_location, user_origin
 __all__ = ["staged_if", "staged_if_exp"]
 
 _BRANCH = {True: "true branch", False: "false branch"}
+# A staged `a and b` is `b if a else a`, and `a or b` is `a if a else b`: what each side is.
+_OPERANDS = {
+    "'and'": {True: "right operand", False: "left operand"},
+    "'or'": {True: "left operand", False: "right operand"},
+}
 
 
 def staged_if(
@@ -108,9 +113,8 @@ def staged_if_exp(
 
         return run
 
-    (result,) = _stage_branches(
-        cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, "conditional expression"
-    )
+    what = f"'{expr_repr}'" if expr_repr in ("and", "or") else "conditional expression"
+    (result,) = _stage_branches(cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, what)
     return result
 
 
@@ -120,6 +124,7 @@ class _Branches:
     def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend,
                  may_swap: bool) -> None:
         self.names, self.origin, self.what, self.backend = names, origin, what, backend
+        self.sides = _OPERANDS.get(what, _BRANCH)
         self.may_swap = may_swap
         self.first: tuple[bool, FlatState] | None = None
         self.second: FlatState | None = None
@@ -170,8 +175,8 @@ class _Branches:
             name = first.mismatched_name(state)
         if name is None:
             return state
-        trees = (f"{first.tree_of(name)} in the {_BRANCH[first_side]}, "
-                 f"{state.tree_of(name)} in the {_BRANCH[side]}")
+        trees = (f"{first.tree_of(name)} in the {self.sides[first_side]}, "
+                 f"{state.tree_of(name)} in the {self.sides[side]}")
         if is_return_value(name):
             raise self._error(
                 f"the function returns values of different structures in the two branches of a "
@@ -237,15 +242,23 @@ class _Branches:
         a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
         if a.dtype != b.dtype and is_return_value(name):
             raise self._error(
-                f"the function returns {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in "
-                f"the {_BRANCH[side]} of a tensor-dependent {self.what}",
+                f"the function returns {a.dtype} in the {self.sides[first_side]} and {b.dtype} in "
+                f"the {self.sides[side]} of a tensor-dependent {self.what}",
                 f"Return values of the same dtype on every path (for example 0.0 rather than 0 "
                 f"for a float, or cast with .astype(np.{a.dtype})).{widening_hint(a.dtype, b.dtype)}",
             )
+        if a.dtype != b.dtype and self.what in _OPERANDS:
+            raise self._error(
+                f"the operands of a tensor-dependent {self.what} have different dtypes: {a.dtype} "
+                f"in the {self.sides[first_side]}, {b.dtype} in the {self.sides[side]}",
+                f"Staged, {self.what} returns one of its operands from a cond, which has one dtype. "
+                f"Compare explicitly to get a bool ((x > 0) and (n != 0)), or give both operands "
+                f"the same dtype.",
+            )
         if a.dtype != b.dtype:
             raise self._error(
-                f"{self._named(name)} is {a.dtype} in the {_BRANCH[first_side]} and {b.dtype} in the "
-                f"{_BRANCH[side]} of a tensor-dependent {self.what}",
+                f"{self._named(name)} is {a.dtype} in the {self.sides[first_side]} and {b.dtype} in the "
+                f"{self.sides[side]} of a tensor-dependent {self.what}",
                 f"Give {self._named(name)} the same dtype in both branches (for example write 0.0 rather "
                 f"than 0 for a float, or cast with .astype(np.{a.dtype})).{widening_hint(a.dtype, b.dtype)}",
             )
@@ -253,18 +266,18 @@ class _Branches:
     def _named(self, name: str) -> str:
         """How a message names a carried value: the variable, or a conditional expression's value
         (whose `name` is the condition's text)."""
-        return "the value" if self.what == "conditional expression" else f"'{name}'"
+        return f"'{name}'" if self.what == "if" else "the value"
 
     def _undefined(self, name: str, defined_side: bool, value: object) -> Exception:
         if is_return_value(name):  # a Python value, which cannot be spread into a Tensor
             return self._error(
                 f"the function returns {describe(value, self.backend)} from only the "
-                f"{_BRANCH[defined_side]} of a tensor-dependent {self.what}",
+                f"{self.sides[defined_side]} of a tensor-dependent {self.what}",
                 "Return a Tensor or a number there, of the same kind as on the function's other paths; "
                 "a graph cannot return a Python object from a path chosen when it runs.",
             )
         return self._error(
-            f"'{name}' is defined only in the {_BRANCH[defined_side]} of a tensor-dependent {self.what}",
+            f"'{name}' is defined only in the {self.sides[defined_side]} of a tensor-dependent {self.what}",
             f"Initialise '{name}' before the if (or assign it in both branches).",
         )
 
@@ -272,14 +285,14 @@ class _Branches:
         if is_return_value(name):
             return self._error(
                 f"the function returns {describe(before, self.backend)} in the "
-                f"{_BRANCH[first_side]} and {describe(value, self.backend)} in the {_BRANCH[side]} "
+                f"{self.sides[first_side]} and {describe(value, self.backend)} in the {self.sides[side]} "
                 f"of a tensor-dependent {self.what}",
                 "Return a value of the same dtype on every path (a function that sometimes falls "
                 "off the end returns None there).",
             )
         return self._error(
-            f"{self._named(name)} is {describe(before, self.backend)} in the {_BRANCH[first_side]} and "
-            f"{describe(value, self.backend)} in the {_BRANCH[side]} of a tensor-dependent {self.what}",
+            f"{self._named(name)} is {describe(before, self.backend)} in the {self.sides[first_side]} and "
+            f"{describe(value, self.backend)} in the {self.sides[side]} of a tensor-dependent {self.what}",
             f"Give {self._named(name)} a Tensor (or the same Python value) in both branches; a cond cannot "
             f"return None or a Python object on one side only.",
         )
@@ -368,12 +381,14 @@ def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> Sta
     )
 
 
-def _list_lengths(values: tuple) -> dict[int, int]:
-    return {id(v): len(v) for v in values if isinstance(v, list)}
+def _list_lengths(values: tuple) -> dict[int, Any]:
+    """What a branch may change in place: each list's length, a copy of each NumPy array."""
+    return {id(v): len(v) if isinstance(v, list) else v.copy() for v in values if isinstance(v, (list, np.ndarray))}
 
 
 def _check_lists(names, initial, lengths, origin) -> None:
-    """A Python list appended to inside a branch would leak one branch's tensors into both."""
+    """A list appended to or a NumPy array changed in place (`a += 1`) in a branch: both are
+    traced, so the change would happen whatever the condition (it is undone)."""
     for name, value in zip(names, initial):
         if isinstance(value, list) and len(value) != lengths[id(value)]:
             del value[lengths[id(value)]:]
@@ -382,4 +397,13 @@ def _check_lists(names, initial, lengths, origin) -> None:
                 origin,
                 f"A graph cannot grow '{name}' on one path only: build a new list in both "
                 f"branches, or accumulate with ag.TensorArray.",
+            )
+        if isinstance(value, np.ndarray) and not np.array_equal(value, lengths[id(value)],
+                                                                equal_nan=value.dtype.kind in "fc"):
+            np.copyto(value, lengths[id(value)])
+            raise rule_error(
+                f"the NumPy array '{name}' is changed in place inside a tensor-dependent if",
+                origin,
+                f"Both branches are traced, so the change would happen whatever the condition: "
+                f"make a new array instead ({name} = {name} + 1 rather than {name} += 1).",
             )

@@ -108,12 +108,11 @@ def tensor_break_in_python_loop(keep_going: Any, names: tuple[str, ...], opts: d
     del keep_going, names
     target = (opts or {}).get("iterate_names") or "i"
     return rule_error(
-        "a tensor-dependent break (or return) inside a Python for loop: the loop iterates over "
-        "a Python value, so it runs while tracing and cannot stop on a value known only when "
-        "the graph runs",
+        "a tensor-dependent break (or return) inside a Python for loop",
         user_origin(),
-        f"Iterate over ag.range(n) or over a Tensor (for {target} in ag.range(...)) so the loop "
-        f"is staged, or make the break condition a Python value.",
+        f"The loop iterates over a Python value, so it runs while tracing and cannot stop on a "
+        f"value known only when the graph runs. Iterate over ag.range(n) or over a Tensor (for "
+        f"{target} in ag.range(...)) so the loop is staged, or make the break condition a Python value.",
     )
 
 

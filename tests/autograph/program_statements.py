@@ -1,12 +1,11 @@
 """The statement writer of the program generator (program_generator.py).
 
-`StatementWriter` emits the body of `f` line by line: simple statements,
-if/elif/else, for and while loops (each with an optional else), and local
-functions, tracking which names are bound on every path (`Scope.defined`)
-and on some path (`Scope.maybe`) so that reads are mostly of bound names.
-`Where` says what may be generated at a point: jumps only inside loops,
-returns only where control may leave, list changes only on lists no loop
-is iterating.
+`StatementWriter` emits the body of `f` line by line: simple statements
+(program_simple_statements.py), if/elif/else, for and while loops (each with
+an optional else), try, with, returns, jumps and local functions, tracking
+which names are bound on every path (`Scope.defined`) and on some path
+(`Scope.maybe`) so that reads are mostly of bound names. `Where` (beside the
+simple statements) says what may be generated at a point.
 """
 
 from __future__ import annotations
@@ -15,44 +14,23 @@ from dataclasses import dataclass, field
 
 from tests.autograph.program_expressions import (
     ATTRIBUTE_NAME,
-    CLOSURE_NAMES,
-    FLOAT_NAMES,
     GLOBAL_NAME,
     HELPER_LOCALS,
-    INT_NAMES,
-    LIST_NAMES,
     Expressions,
     Scope,
     kind_of,
 )
+from tests.autograph.program_simple_statements import LOCALS, Where, simple_statement
 
 __all__ = ["LOCALS", "Where", "StatementWriter"]
 
 _MAX_STATEMENTS = 18
 _MAX_DEPTH = 3
-LOCALS = INT_NAMES + FLOAT_NAMES + LIST_NAMES  # what `f` may bind, and `nonlocal` declare
 # What an `except` clause catches; a handler of one of _NAMED may print `type(e).__name__`
 # (never of a NameError: converted code may raise UnboundLocalError for it, which is allowed).
 _CAUGHT = ("ZeroDivisionError", "IndexError", "ValueError", "MyError", "ArithmeticError",
            "(IndexError, ZeroDivisionError)", "Exception")
 _NAMED = frozenset(_CAUGHT[:5])
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where a statement is generated: loop nesting, function, lists in use."""
-
-    depth: int = 0
-    in_loop: bool = False
-    in_helper: bool = False
-    in_try: bool = False
-    iterated: frozenset[str] = frozenset()
-    assignable: tuple[str, ...] = LOCALS
-    may_leave: bool = True
-
-    def nested(self, **changes) -> Where:
-        values = {**self.__dict__, "depth": self.depth + 1, **changes}
-        return Where(**values)
 
 
 @dataclass
@@ -87,7 +65,7 @@ class StatementWriter:
                 leaves = True
                 break
         if len(self.lines) == start:
-            self.emit(indent, self._simple(scope, where))
+            self.emit(indent, simple_statement(self.ex, scope, where))
         self.ex.risky = risky
         return scope, leaves
 
@@ -133,88 +111,8 @@ class StatementWriter:
             error = self.ex.pick(["MyError", "ValueError", "IndexError"])
             self.emit(indent, f"raise {error}({self.ex.tag('e')})")
             return True
-        self.emit(indent, self._simple(scope, where, kind))
+        self.emit(indent, simple_statement(self.ex, scope, where, kind))
         return False
-
-    def _simple(self, scope: Scope, where: Where, kind: str = "assign") -> str:
-        ex = self.ex
-        if kind == "print":
-            return f"print({ex.tag('p')}, {ex.of_kind(ex.pick(['int', 'float', 'list']), scope)})"
-        if kind == "assert":
-            message = ex.pick(["", f", {ex.tag('a')}", f", log({ex.tag('m')}, 0)"])
-            return f"assert {ex.bool_(scope)}{message}"
-        if kind == "del":
-            names = sorted(scope.defined & set(where.assignable))
-            if names:
-                name = ex.pick(names)
-                scope.unbind(name)
-                return f"del {name}"
-        mutable = sorted(n for n in scope.defined if kind_of(n) == "list"
-                         and n in where.assignable and n not in where.iterated)
-        if kind == "setitem" and (lists := sorted(n for n in scope.defined if kind_of(n) == "list")):
-            return self._setitem(ex.pick(lists), scope)
-        if kind == "closure":  # its free names are read when it is called: late binding
-            name = ex.pick(CLOSURE_NAMES)
-            value = ex.int_(scope, 1)
-            scope.bind(name)
-            return f"{name} = lambda: {value}"
-        if kind == "call" and scope.helpers:
-            return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
-        if kind == "append" and mutable:
-            return f"{ex.pick(mutable)}.append({ex.int_(scope)})"
-        if kind == "unpack":
-            ints = [n for n in where.assignable if kind_of(n) == "int"]
-            first, second = ex.pick(ints), ex.pick(ints)
-            form = ex.weighted([("pair", 6), ("chain", 1), ("star", 1)])
-            rests = [n for n in where.assignable if kind_of(n) == "list"]
-            if form == "chain":
-                value = ex.int_(scope)
-                scope.bind(first)
-                scope.bind(second)
-                return f"{first} = {second} = {value}"
-            if form == "star" and rests:  # may raise ValueError: fewer than one item
-                rest, value = ex.pick(rests), ex.list_(scope)
-                scope.bind(first)
-                scope.bind(rest)
-                return f"{first}, *{rest} = {value}"
-            if first != second:
-                values = f"{ex.int_(scope)}, {ex.int_(scope)}"
-                if {first, second} <= scope.defined and ex.chance(50):
-                    values = f"{second}, {first}"
-                scope.bind(first)
-                scope.bind(second)
-                return f"{first}, {second} = {values}"
-        if kind == "augassign":
-            names = sorted(n for n in scope.defined & set(where.assignable)
-                           if kind_of(n) != "list" or n not in where.iterated)
-            if names:
-                return self._augassign(ex.pick(names), scope)
-        return self._assign(scope, where)
-
-    def _assign(self, scope: Scope, where: Where) -> str:
-        name = self.ex.pick(where.assignable)
-        value = self.ex.of_kind(kind_of(name), scope)
-        if value in LIST_NAMES:
-            value = f"list({value})"
-        scope.bind(name)
-        return f"{name} = {value}"
-
-    def _augassign(self, name: str, scope: Scope) -> str:
-        kind = kind_of(name)
-        if kind == "list":
-            return f"{name} += [{self.ex.int_(scope, 1)}]"
-        if kind == "float":
-            return f"{name} {self.ex.pick(['+=', '-=', '*='])} {self.ex.float_(scope, 1)}"
-        op = self.ex.pick(["+=", "-=", "*=", "//=", "%="])
-        value = str(self.ex.num(1, 3)) if op == "*=" else self.ex.int_(scope, 1)
-        return f"{name} {op} {value}"
-
-    def _setitem(self, name: str, scope: Scope) -> str:
-        """An item assignment: never changes a list's length, so it is safe
-        even on a list a loop iterates over."""
-        index = self.ex.pick(["0", "-1", self.ex.int_(scope, 0)])
-        op = self.ex.pick(["=", "+=", "-="])
-        return f"{name}[{index}] {op} {self.ex.int_(scope, 1)}"
 
     def return_(self, scope: Scope, where: Where) -> str:
         if where.in_helper:

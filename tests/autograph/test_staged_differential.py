@@ -197,6 +197,23 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([], 0.0), ([], 1.0), ([2.0], 1.0), ([2.0], -1.0)],
     ),
+    # A NumPy array changed in place (`x += 0.5`) in the branch of a staged if
+    # the graph does not take: tracing that branch changed it for both, so the
+    # Function returned 1.0 where f returns 0.5 (fuzz seed 3704618096). Now the
+    # StagingError naming the array.
+    (
+        """
+        def f(u):
+            x = 0.5
+            x = np.copy((0.5 if x else 0.5))
+            if np.all(u > x):
+                i = -2
+            elif -2.0 < np.tanh(x):
+                x += 0.5
+            return x
+        """,
+        [([],), ([1.0],), ([0.0],)],
+    ),
 ]
 
 

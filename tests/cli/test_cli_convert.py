@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from tests.cli.conftest import FIXTURES, ROOT
 
 DECORATED = FIXTURES / "decorated.py"
@@ -49,6 +51,20 @@ def test_all_keeps_an_undecorated_generator_as_written_and_exits_0(cli, tmp_path
     assert "        yield i\n" in written and "ag__.if_stmt(" in written
     named = cli("convert", "-f", "gen", str(path))
     assert named.returncode == 1 and "yield" in named.stderr.decode()
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="except* is Python 3.11's")
+def test_all_keeps_a_function_with_except_star_as_written(cli, tmp_path):
+    path = tmp_path / "star.py"
+    path.write_text("def g(n):\n    try:\n        n = 1 // n\n    except* ZeroDivisionError:\n        n = 0\n"
+                    "    return n\n\n\ndef f(x):\n    if x > 0:\n        x = x - 1\n    return x\n")
+    out = tmp_path / "out.py"
+    done = cli("convert", "--all", str(path), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert f"{path}:1: kept 'g' as written: it is a function with try/except*" in done.stderr.decode()
+    assert "    except* ZeroDivisionError:\n" in out.read_text() and "ag__.if_stmt(" in out.read_text()
+    named = cli("convert", "-f", "g", str(path))
+    assert named.returncode == 1 and "it uses `try/except*`" in named.stderr.decode()
 
 
 def test_convert_never_imports_the_file(cli, tmp_path):

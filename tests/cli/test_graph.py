@@ -128,9 +128,13 @@ def test_keyword_args(capsys):
     assert "positional --arg 'float32[3]' after a keyword" in capsys.readouterr().err
 
 
-def test_a_method_named_through_its_class_is_a_usage_error_naming_the_fix(capsys):
+def test_a_method_of_a_class_asks_for_an_instance_and_one_of_an_instance_traces(capsys):
+    """`Scaler.scale` has no instance for self: the error says to name one the module makes."""
     with pytest.raises(SystemExit) as info:
         run("graph", f"{FIXTURES / 'decorated.py'}:Scaler.scale", "--arg", "float64[]")
     assert info.value.code == 2
     err = capsys.readouterr().err
-    assert "Scaler.scale is a method of the class Scaler" in err and ":model.scale" in err
+    assert "Scaler.scale is a method of the class Scaler" in err and "model = Scaler(...)" in err
+    status, out, err = run("graph", f"{FIXTURES / 'decorated.py'}:doubler.scale", "--arg", "float64[]")
+    assert status == 0, err
+    assert 'digraph "scale"' in out

@@ -38,7 +38,8 @@ def test_fused_expression_passes_print_what_the_passes_print_one_after_the_other
     from autograph.pipeline import convert_source
 
     corpus = Path(pipeline.__file__).resolve().parent.parent / "bench" / "corpus"
-    sources = [(corpus / name).read_text(encoding="utf-8") for name in ("scalar_code.py", "array_code.py")]
+    names = ("scalar_code.py", "array_code.py", "solver_code.py")
+    sources = [(corpus / name).read_text(encoding="utf-8") for name in names]
     fused = [[f.code for f in convert_source(s, "m.py", all_functions=True)] for s in sources]
     assert logical_expressions in pipeline._FUSED and call_trees in pipeline._FUSED
     monkeypatch.setattr(pipeline, "_FUSED", ())  # each pass its own walk, in order

@@ -53,6 +53,14 @@ def test_lambda_found_by_line_and_arguments():
     assert parsed.node.args.args[0].id == "b"
 
 
+def test_lambdas_with_the_same_arguments_on_one_line_are_told_apart_by_columns():
+    """Their entry and exit instructions sit at column 0, outside either body: not evidence."""
+    pick = [lambda x: x + 1, lambda x: x if x > 0 else 0]  # noqa: E731
+    for fn, body in zip(pick, (gast.BinOp, gast.IfExp)):
+        parsed = parse_function(fn)
+        assert isinstance(parsed.node, gast.Lambda) and isinstance(parsed.node.body, body)
+
+
 def test_no_source():
     with pytest.raises(ConversionError, match="'print'"):
         parse_function(print)

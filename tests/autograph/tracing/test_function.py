@@ -1,24 +1,19 @@
+"""ag.function end to end: decorating, outputs, inlining, recursion, eager mode, threads.
+
+Cache keys through calls: test_function_keys.py; methods: test_function_methods.py.
+"""
+
 import collections
-import gc
 import threading
-import warnings
-import weakref
 
 import numpy as np
 import pytest
 
 import autograph as ag
 from autograph.errors import StagingError
-from autograph.tracing.retracing import RetracingWarning
+from tests.autograph.tracing.plain import traced
 
 Point = collections.namedtuple("Point", "x y")
-
-
-def traced(func=None, **options):
-    options.setdefault("autograph", False)
-    if func is None:
-        return lambda f: ag.function(f, **options)
-    return ag.function(func, **options)
 
 
 def test_decorator_bare_and_with_arguments():
@@ -35,23 +30,6 @@ def test_decorator_bare_and_with_arguments():
     assert called(np.int64(2)) == 6
     assert bare.python_function.__name__ == "bare"
     assert bare.__name__ == "bare"
-
-
-def test_tensor_arguments_trace_once_per_dtype_and_shape(capsys):
-    @traced
-    def double(a):
-        print("Tracing with", a)
-        return a + a
-
-    assert double(np.int64(1)) == 2
-    assert double(np.int64(5)) == 10
-    assert double(np.float64(1.5)) == 3.0
-    assert capsys.readouterr().out == (
-        'Tracing with Tensor("a:0", shape=(), dtype=int64)\n'
-        'Tracing with Tensor("a:0", shape=(), dtype=float64)\n'
-    )
-    np.testing.assert_array_equal(double(np.arange(3)), [0, 2, 4])
-    assert double.experimental_get_tracing_count() == 3
 
 
 def test_outputs_are_numpy_values():
@@ -71,116 +49,6 @@ def test_outputs_are_numpy_values():
 
     result = array(np.ones((2, 2), np.float32))
     assert isinstance(result, np.ndarray) and result.dtype == np.float32
-
-
-def test_python_values_key_by_type_and_value(capsys):
-    @traced
-    def f(x):
-        print("trace", repr(x))
-        return x
-
-    with pytest.warns(RetracingWarning, match="'x'"):
-        for value in (1, 1, True, 1.0, "1", None, 2):
-            f(value)
-    assert f.experimental_get_tracing_count() == 6
-    assert f(True) is np.True_ or f(True) == True  # noqa: E712
-    assert f(None) is None
-
-
-def test_nesting_is_part_of_the_key():
-    @traced
-    def total(xs):
-        return xs[0] + xs[1]
-
-    total([np.int64(1), np.int64(2)])
-    total([np.int64(3), np.int64(4)])
-    assert total.experimental_get_tracing_count() == 1
-    total((np.int64(3), np.int64(4)))
-    total({0: np.int64(3), 1: np.int64(4)})
-    assert total.experimental_get_tracing_count() == 3
-
-
-def test_keyword_and_positional_calls_share_a_trace():
-    @traced
-    def f(a, b=2):
-        return a * b
-
-    assert f(np.int64(3)) == 6
-    assert f(np.int64(3), 2) == 6
-    assert f(a=np.int64(4), b=2) == 8
-    assert f.experimental_get_tracing_count() == 1
-    assert f(np.int64(3), b=3) == 9
-    assert f.experimental_get_tracing_count() == 2
-
-
-def test_objects_keyed_by_identity_and_not_kept_alive():
-    class Model:
-        def __init__(self, w):
-            self.w = w
-
-    @traced
-    def evaluate(model, x):
-        return model.w * x
-
-    m1, m2 = Model(2.0), Model(3.0)
-    assert evaluate(m1, np.float64(1)) == 2.0
-    m1.w = 5.0  # same object: same key, the trace keeps the old value
-    assert evaluate(m1, np.float64(1)) == 2.0
-    assert evaluate(m2, np.float64(1)) == 3.0
-    ref = weakref.ref(m1)
-    del m1
-    gc.collect()
-    assert ref() is None
-
-
-def test_methods_have_one_cache_per_instance_held_weakly():
-    class Counter:
-        def __init__(self, step):
-            self.step = step
-
-        @traced
-        def add(self, x):
-            return x + self.step
-
-    a, b = Counter(1), Counter(10)
-    assert a.add(np.int64(1)) == 2
-    assert b.add(np.int64(1)) == 11
-    assert a.add == a.add and a.add.__func__ is a.add.__func__
-    assert a.add.experimental_get_tracing_count() == 1
-    assert str(a.add.get_concrete_function(np.int64(0))).startswith("ConcreteFunction add(x)")
-    ref = weakref.ref(a)
-    del a
-    gc.collect()
-    assert ref() is None
-
-
-def test_static_and_class_methods():
-    class K:
-        factor = 3
-
-        @staticmethod
-        @traced
-        def s1(x):
-            return x * 2
-
-        @traced
-        @staticmethod
-        def s2(x):
-            return x * 2
-
-        @classmethod
-        @traced
-        def c1(cls, x):
-            return x * cls.factor
-
-        @traced
-        @classmethod
-        def c2(cls, x):
-            return x * cls.factor
-
-    one = np.int64(1)
-    assert K.s1(one) == K.s2(one) == K().s2(one) == 2
-    assert K.c1(one) == K.c2(one) == K().c2(one) == 3
 
 
 def test_nested_functions_are_inlined():
@@ -337,42 +205,6 @@ def test_follow_type_hints_converts_annotated_arguments():
     assert f.experimental_get_tracing_count() == 2
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-_PRIMITIVE_VALUES = st.one_of(
-    st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 2.5]), st.sampled_from(["a", "b"]),
-    st.none(),
-)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.lists(_PRIMITIVE_VALUES, min_size=1, max_size=8))
-def test_one_trace_per_distinct_type_and_value(values):
-    @traced
-    def f(x):
-        return x
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RetracingWarning)
-        for value in values:
-            out = f(value)
-            assert out == value or (out is None and value is None)
-    assert f.experimental_get_tracing_count() == len({(type(v), v) for v in values})
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["float32", "int64"]), st.integers(0, 3)), min_size=1, max_size=8))
-def test_one_trace_per_distinct_dtype_and_shape(arrays):
-    @traced
-    def f(x):
-        return x + x
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RetracingWarning)
-        for dtype, size in arrays:
-            np.testing.assert_array_equal(f(np.ones(size, dtype)), np.full(size, 2, dtype))
-    assert f.experimental_get_tracing_count() == len(set(arrays))
 
 
 def test_partials_callable_objects_and_builtins():
@@ -390,89 +222,3 @@ def test_partials_callable_objects_and_builtins():
     assert ag.function(functools.partial(scale, k=3))(np.int64(2)) == 6
     assert ag.function(AddOne())(np.int64(2)) == 3
     assert ag.function(np.tanh)(np.float64(0.0)) == 0.0
-
-
-def test_spec_and_array_calls_share_a_trace():
-    @traced
-    def f(x):
-        return x + 1
-
-    cf = f.get_concrete_function(ag.TensorSpec([3], np.float64))
-    f(np.zeros(3))
-    assert f.experimental_get_tracing_count() == 1
-    assert f.get_concrete_function(np.zeros(3)) is cf
-
-
-def test_methods_run_eagerly_and_expose_the_bound_python_function():
-    class Box:
-        def __init__(self):
-            self.calls = 0
-
-        @traced
-        def bump(self, x):
-            self.calls += 1
-            return x + self.calls
-
-    box = Box()
-    assert box.bump.python_function.__self__ is box
-    try:
-        ag.run_functions_eagerly(True)
-        assert box.bump(1) == 2 and box.bump(1) == 3
-    finally:
-        ag.run_functions_eagerly(False)
-    assert box.bump(np.int64(1)) == 4  # traced: the Python side effect happens once
-    assert box.bump(np.int64(1)) == 4
-
-
-def test_temporary_instances_stay_alive_during_the_call():
-    class Scale:
-        factor = 2
-
-        @traced
-        def apply(self, x):
-            return x * self.factor
-
-    assert Scale().apply(np.int64(4)) == 8
-
-
-def test_unhashable_and_slotted_instances():
-    class Unhashable:
-        __hash__ = None
-
-        @traced
-        def f(self, x):
-            return x + 1
-
-    obj = Unhashable()
-    assert obj.f(np.int64(1)) == 2
-    assert obj.f.__func__ is obj.f.__func__
-
-    class Slotted:
-        __slots__ = ("k",)
-
-        @traced
-        def f(self, x):
-            return x
-
-    with pytest.raises(TypeError, match="__weakref__"):
-        Slotted().f(np.int64(1))
-
-
-def test_copies_have_their_own_cache():
-    import copy
-
-    @traced
-    def f(x):
-        return x + 1
-
-    f(np.int64(1))
-
-    class Holder:
-        def __init__(self):
-            self.fn = f
-
-    clone = copy.deepcopy(Holder()).fn
-    assert clone is not f and clone.experimental_get_tracing_count() == 0
-    assert clone(np.int64(1)) == 2
-    assert copy.copy(f).python_function is f.python_function
-    assert "f" in repr(clone)

@@ -13,7 +13,11 @@ from runtime.tensor import Tensor
 from runtime.trace_context import building
 from runtime.types import TensorType
 
-__all__ = ["Traced", "trace", "node_count", "line_of"]
+__all__ = ["SCALAR_F", "SCALAR_I", "Traced", "trace", "node_count", "line_of", "state_of"]
+
+# (dtype, shape) of a scalar input, as trace takes it
+SCALAR_I = (np.int64, ())
+SCALAR_F = (np.float64, ())
 
 
 class Traced:
@@ -63,3 +67,14 @@ def line_of(path: str, marker: str) -> str:
             if marker in text and "line_of(" not in text:
                 return f"{path}:{number}"
     raise AssertionError(f"{marker!r} not found in {path}")
+
+
+def state_of(names, scope):
+    """get_state/set_state over a dict standing for the converted function's locals."""
+    def get_state():
+        return tuple(scope[n] for n in names)
+
+    def set_state(values):
+        scope.update(zip(names, values))
+
+    return get_state, set_state

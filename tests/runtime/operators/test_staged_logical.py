@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from runtime import operators as ag__
-from tests.runtime.operators.graphs import trace
+from runtime.errors import StagingError
+from tests.runtime.operators.graphs import line_of, trace
 
 
 def in_bounds_and_positive(xs, i):
@@ -40,3 +42,25 @@ def test_python_operands_keep_python_semantics():
     assert ag__.and_(0, lambda: 1 / 0) == 0
     assert ag__.or_("", lambda: [1]) == [1]
     assert ag__.not_([]) is True
+
+
+def and_of_a_bool_and_an_int(x, n):
+    return ag__.and_(x > 0, lambda: n)  # <- and of two dtypes
+
+
+def or_of_a_bool_and_none(x):
+    return ag__.or_(x > 0, lambda: None)
+
+
+def test_operands_of_two_dtypes_are_named_as_operands_of_the_and():
+    """`(x > 0) and n` is one cond: its message speaks of operands, not branches."""
+    with pytest.raises(StagingError) as info:
+        trace(and_of_a_bool_and_an_int, (np.float64, ()), (np.int64, ()))
+    message = str(info.value)
+    assert message.startswith(
+        "the operands of a tensor-dependent 'and' have different dtypes: int64 in the right "
+        f"operand, bool in the left operand at {line_of(__file__, '# <- and of two dtypes')}")
+    assert "(x > 0) and (n != 0)" in message and "conditional expression" not in message
+    with pytest.raises(StagingError, match="in the left operand and None in the right operand of "
+                                           "a tensor-dependent 'or'"):
+        trace(or_of_a_bool_and_none, (np.float64, ()))

@@ -141,6 +141,19 @@ def test_concrete_uses_are_staging_errors(use):
         stage(use, [np.int64(1)])
 
 
+@pytest.mark.parametrize(("use", "fix"), [
+    (lambda t: np.float64(t), "was used as a NumPy array at"),
+    (lambda t: np.asarray(t, np.int64), "write .astype(np.int64) on it"),
+    (lambda t: int(t), "Cast with t.astype(np.int64)"),
+    (lambda t: float(t), "np.sqrt, not math.sqrt"),
+])
+def test_casts_by_numpy_or_python_say_to_cast_with_astype(use, fix):
+    """np.float64(t) and np.asarray(t, dtype) cannot stage: the error points to t.astype."""
+    with pytest.raises(StagingError) as info:
+        stage(use, [np.int64(1)])
+    assert fix in str(info.value) and "Python NumPy" not in str(info.value)
+
+
 def test_round_of_a_scalar_tensor_is_rounded_as_a_numpy_scalar():
     check(lambda t: (round(t), round(t, 1), round(t * 100, -1)), np.float64(2.56))
     check(lambda t: round(t), np.float32(3.5))

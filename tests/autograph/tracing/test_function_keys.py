@@ -1,0 +1,140 @@
+"""What makes a Function trace again: dtypes and shapes, Python values, nesting, identity."""
+
+import collections
+import gc
+import warnings
+import weakref
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autograph as ag
+from autograph.tracing.retracing import RetracingWarning
+from tests.autograph.tracing.plain import traced
+
+Point = collections.namedtuple("Point", "x y")
+
+
+def test_tensor_arguments_trace_once_per_dtype_and_shape(capsys):
+    @traced
+    def double(a):
+        print("Tracing with", a)
+        return a + a
+
+    assert double(np.int64(1)) == 2
+    assert double(np.int64(5)) == 10
+    assert double(np.float64(1.5)) == 3.0
+    assert capsys.readouterr().out == (
+        'Tracing with Tensor("a:0", shape=(), dtype=int64)\n'
+        'Tracing with Tensor("a:0", shape=(), dtype=float64)\n'
+    )
+    np.testing.assert_array_equal(double(np.arange(3)), [0, 2, 4])
+    assert double.experimental_get_tracing_count() == 3
+
+
+def test_python_values_key_by_type_and_value(capsys):
+    @traced
+    def f(x):
+        print("trace", repr(x))
+        return x
+
+    with pytest.warns(RetracingWarning, match="'x'"):
+        for value in (1, 1, True, 1.0, "1", None, 2):
+            f(value)
+    assert f.experimental_get_tracing_count() == 6
+    assert f(True) is np.True_ or f(True) == True  # noqa: E712
+    assert f(None) is None
+
+
+def test_nesting_is_part_of_the_key():
+    @traced
+    def total(xs):
+        return xs[0] + xs[1]
+
+    total([np.int64(1), np.int64(2)])
+    total([np.int64(3), np.int64(4)])
+    assert total.experimental_get_tracing_count() == 1
+    total((np.int64(3), np.int64(4)))
+    total({0: np.int64(3), 1: np.int64(4)})
+    assert total.experimental_get_tracing_count() == 3
+
+
+def test_keyword_and_positional_calls_share_a_trace():
+    @traced
+    def f(a, b=2):
+        return a * b
+
+    assert f(np.int64(3)) == 6
+    assert f(np.int64(3), 2) == 6
+    assert f(a=np.int64(4), b=2) == 8
+    assert f.experimental_get_tracing_count() == 1
+    assert f(np.int64(3), b=3) == 9
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_objects_keyed_by_identity_and_not_kept_alive():
+    class Model:
+        def __init__(self, w):
+            self.w = w
+
+    @traced
+    def evaluate(model, x):
+        return model.w * x
+
+    m1, m2 = Model(2.0), Model(3.0)
+    assert evaluate(m1, np.float64(1)) == 2.0
+    m1.w = 5.0  # same object: same key, the trace keeps the old value
+    assert evaluate(m1, np.float64(1)) == 2.0
+    assert evaluate(m2, np.float64(1)) == 3.0
+    ref = weakref.ref(m1)
+    del m1
+    gc.collect()
+    assert ref() is None
+
+
+_PRIMITIVE_VALUES = st.one_of(
+    st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 2.5]), st.sampled_from(["a", "b"]),
+    st.none(),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(_PRIMITIVE_VALUES, min_size=1, max_size=8))
+def test_one_trace_per_distinct_type_and_value(values):
+    @traced
+    def f(x):
+        return x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for value in values:
+            out = f(value)
+            assert out == value or (out is None and value is None)
+    assert f.experimental_get_tracing_count() == len({(type(v), v) for v in values})
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["float32", "int64"]), st.integers(0, 3)), min_size=1, max_size=8))
+def test_one_trace_per_distinct_dtype_and_shape(arrays):
+    @traced
+    def f(x):
+        return x + x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for dtype, size in arrays:
+            np.testing.assert_array_equal(f(np.ones(size, dtype)), np.full(size, 2, dtype))
+    assert f.experimental_get_tracing_count() == len(set(arrays))
+
+
+def test_spec_and_array_calls_share_a_trace():
+    @traced
+    def f(x):
+        return x + 1
+
+    cf = f.get_concrete_function(ag.TensorSpec([3], np.float64))
+    f(np.zeros(3))
+    assert f.experimental_get_tracing_count() == 1
+    assert f.get_concrete_function(np.zeros(3)) is cf

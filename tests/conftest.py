@@ -1,0 +1,14 @@
+"""Hypothesis settings for the whole suite: no check depends on how fast the machine is.
+
+The suite runs on shared machines whose cores other work takes at any moment, so
+hypothesis' timing checks (a per-example deadline, "input generation is slow")
+fail tests that found nothing wrong. The profile turns them off for every test;
+a test's own @settings still sets everything else (examples, seed, database).
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("autograph", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("autograph")
