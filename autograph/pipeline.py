@@ -137,7 +137,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     _run_passes(fn, ctx, _needed_passes(fn, census))
     if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
-    analyses = analyze(fn, captured, ctx.loop_flags)
+    analyses = analyze(fn, captured, ctx.loop_flags, activity)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     read_early = bindings.read_before_bound(fn, analyses)
     control_flow.transform(fn, ctx, analyses)
