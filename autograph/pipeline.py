@@ -122,7 +122,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
         _run_passes(fn, ctx, _needed_passes(fn, census))
         return
-    activity = Activity.of_function(fn)
+    activity = Activity.of_function(fn, declared=census.declared)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
     # only a function, lambda or class defined in fn captures anything
     captured = (activity.captured if census.scopes else frozenset()) | activity.nonlocals

@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 
 import gast
 
-from autograph.analysis.effects import Effects, NameCollector, expression_effects, free_names
+from autograph.analysis.effects import (
+    Effects,
+    NameCollector,
+    expression_effects,
+    free_names,
+)
 from autograph.analysis.targets import block_targets
 from autograph.analysis.traversal import BLOCK_FIELDS, CHILD_FIELDS
 
@@ -93,11 +98,16 @@ class Activity:
     walrus: bool = True
 
     @classmethod
-    def of_function(cls, fn: gast.AST, walrus: bool = True) -> Activity:
+    def of_function(
+        cls, fn: gast.AST, walrus: bool = True, declared: tuple[frozenset[str], frozenset[str]] | None = None
+    ) -> Activity:
+        """`declared`: the (global, nonlocal) names of `fn`'s own code, when known (the census's):
+        then its statements are not walked for them."""
         args = fn.args
         params = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
-        body = fn.body if isinstance(fn.body, list) else [fn.body]
-        globals_, nonlocals = declarations(body)
+        if declared is None:
+            declared = declarations(fn.body if isinstance(fn.body, list) else [fn.body])
+        globals_, nonlocals = declared
         return cls(fn, frozenset(a.id for a in params), globals_, nonlocals, walrus=walrus)
 
     @property
