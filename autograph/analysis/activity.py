@@ -20,6 +20,7 @@ import gast
 from autograph.analysis.effects import (
     Effects,
     NameCollector,
+    captured_names,
     expression_effects,
     free_names,
 )
@@ -114,10 +115,7 @@ class Activity:
     def captured(self) -> frozenset[str]:
         """Free names of every nested function, lambda, class and comprehension scope in `fn`."""
         if self._captured is None:
-            collector = NameCollector()
-            for stmt in self.fn.body if isinstance(self.fn.body, list) else [self.fn.body]:
-                collector.visit(stmt)
-            self._captured = frozenset(collector.captured)
+            self._captured = captured_names(self.fn.body if isinstance(self.fn.body, list) else [self.fn.body])
         return self._captured
 
     def effects(self, node: gast.AST) -> Effects:

@@ -17,7 +17,7 @@ import gast
 
 from autograph.analysis.traversal import CHILD_FIELDS, walk
 
-__all__ = ["Effects", "NameCollector", "expression_effects", "free_names"]
+__all__ = ["Effects", "NameCollector", "captured_names", "expression_effects", "free_names"]
 
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 # node types the collector treats specially; every other type just visits its children
@@ -293,3 +293,45 @@ def _plain_effects(node: gast.AST, memo: dict[gast.AST, frozenset[str]] | None) 
             elif kind is not gast.Constant and value is not None and isinstance(value, gast.AST):
                 push(value)
     return Effects(frozenset(reads), frozenset(writes) if writes else _EMPTY, _EMPTY)
+
+
+_DEFINITIONS = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda})
+_COMPREHENSION_CLASSES = frozenset(_COMPREHENSIONS)
+
+
+def captured_names(body: list[gast.AST]) -> frozenset[str]:
+    """Free names of every function, lambda, class and comprehension scope defined in `body`'s
+    own code: the `captured` of a collector visiting it, in one loop over a stack.
+
+    A definition's decorators, defaults and bases run in the enclosing scope
+    and are walked on; a comprehension is left to the collector.
+    """
+    captured: set[str] = set()
+    stack = list(body)
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls in _DEFINITIONS:
+            captured |= free_names(node)
+            if cls is gast.ClassDef:
+                stack += node.decorator_list + node.bases + [k.value for k in node.keywords]
+            else:
+                stack += getattr(node, "decorator_list", [])
+                stack += node.args.defaults + [d for d in node.args.kw_defaults if d]
+            continue
+        if cls in _COMPREHENSION_CLASSES:
+            inner = NameCollector()
+            inner.visit(node)
+            captured |= inner.captured
+            continue
+        for name in CHILD_FIELDS[cls]:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    kind = type(item)
+                    if kind is not gast.Name and kind is not gast.Constant and isinstance(item, gast.AST):
+                        push(item)
+            elif type(value) is not gast.Name and type(value) is not gast.Constant and isinstance(value, gast.AST):
+                push(value)
+    return frozenset(captured)
