@@ -122,7 +122,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
         _run_passes(fn, ctx, _needed_passes(fn, census))
         return
-    activity = Activity.of_function(fn)
+    activity = Activity.of_function(fn, declared=census.declared)
     # a nonlocal name is read by the enclosing function after any call: live everywhere, like a captured one;
     # only a function, lambda or class defined in fn captures anything
     captured = (activity.captured if census.scopes else frozenset()) | activity.nonlocals
@@ -137,7 +137,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     _run_passes(fn, ctx, _needed_passes(fn, census))
     if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
-    analyses = analyze(fn, captured, ctx.loop_flags)
+    analyses = analyze(fn, captured, ctx.loop_flags, activity)
     guards.drop_dead_flags(fn, ctx.flag_stores, analyses)
     read_early = bindings.read_before_bound(fn, analyses)
     control_flow.transform(fn, ctx, analyses)

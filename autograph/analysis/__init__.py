@@ -19,6 +19,7 @@ from autograph.analysis.cfg import Cfg, build_cfg
 from autograph.analysis.closure_writes import ClosureWrites, closure_reads
 from autograph.analysis.composites import CompositeTargets
 from autograph.analysis.liveness import Liveness, compute_liveness
+from autograph.analysis.name_masks import NameMasks
 from autograph.analysis.reaching_definitions import (
     ReachingDefinitions,
     compute_reaching_definitions,
@@ -35,6 +36,8 @@ class Analyses:
     cfg: Cfg
     liveness: Liveness
     definitions: ReachingDefinitions
+    # names the function's own code binds, less parameters and names declared global or nonlocal
+    local_names: frozenset[str] = frozenset()
     composites: CompositeTargets = field(default_factory=CompositeTargets)
     _closure_writes: ClosureWrites | None = None
     _closure_reads: frozenset[str] | None = None
@@ -81,18 +84,28 @@ def analyze(
     fn: gast.AST,
     captured: frozenset[str] | None = None,
     loop_reads: dict[gast.AST, list[str]] | None = None,
+    declared: Activity | None = None,
 ) -> Analyses:
     """All analyses of `fn` (a FunctionDef), in dependency order.
 
     `captured`: names the user's own closures capture (live everywhere); by
     default those of every nested function and lambda in `fn`. `loop_reads`:
-    names each for loop's head reads (its extra test's flags).
+    names each for loop's head reads (its extra test's flags). `declared`: an
+    activity of `fn` taken before rewrites that add no parameter, `global` or
+    `nonlocal` to its own code (the jump and expression passes): the parameters
+    and declarations are read from it, not from the statements again.
     """
-    activity = Activity.of_function(fn)
+    if declared is None:
+        activity = Activity.of_function(fn)
+    else:
+        activity = Activity(fn, declared.params, declared.globals, declared.nonlocals)
     cfg = build_cfg(fn, activity, loop_reads)
-    liveness = compute_liveness(cfg, activity.captured if captured is None else captured)
+    masks = NameMasks(cfg)  # one numbering of names for both fixed points
+    liveness = compute_liveness(cfg, activity.captured if captured is None else captured, masks)
     # every binding of the function's own code is in some CFG node: no second walk for its local names
-    bound = set(activity.params).union(*[node.effects.writes for node in cfg.nodes])
-    locals_ = frozenset(bound) - activity.params - activity.globals - activity.nonlocals
-    definitions = compute_reaching_definitions(cfg, locals_)
-    return Analyses(activity, cfg, liveness, definitions)
+    written = 0
+    for mask in masks.writes.values():
+        written |= mask
+    locals_ = masks.names_of(written) - activity.params - activity.globals - activity.nonlocals
+    definitions = compute_reaching_definitions(cfg, locals_, masks)
+    return Analyses(activity, cfg, liveness, definitions, locals_)

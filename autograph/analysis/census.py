@@ -1,10 +1,11 @@
 """Census: what one function's tree holds, taken in a single walk before any rewrite.
 
-The pipeline needs four things from the tree before it rewrites anything:
+The pipeline needs five things from the tree before it rewrites anything:
 every identifier in it (so generated names avoid them), the constructs the
 optional rewrite passes act on, the first construct the converter refuses,
-and the functions nested directly in it (converted on their own first). Each
-used to be its own walk; one walk answers all four.
+the functions nested directly in it (converted on their own first), and the
+names it declares global or nonlocal. Each used to be its own walk; one walk
+answers all five.
 
     census = take_census(fn, refused={gast.Yield, gast.Await})
     census.names       # {'fn', 'x', 'np', ...}: the Namespace avoids them
@@ -13,6 +14,7 @@ used to be its own walk; one walk answers all four.
     census.functions   # [inner, ...]: defs in fn's own code, not in other scopes
     census.branches    # whether fn's own code holds an if, while or for
     census.scopes      # whether fn's own code defines a function, lambda, class or generator expression
+    census.declared    # ({'counter'}, {'total'}): names fn's own code declares global and nonlocal
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Census:
     functions: tuple[gast.FunctionDef, ...]
     branches: bool = False
     scopes: bool = False
+    # (global, nonlocal) names declared in fn's own code: `activity.declarations(fn.body)`
+    declared: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
 
 def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = ()) -> Census:
@@ -77,6 +81,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
     names: set[str] = set()
     found: set[str] = set()
     functions: list[gast.FunctionDef] = []
+    declared_global: set[str] = set()
+    declared_nonlocal: set[str] = set()
     first_refused = None
     branches = False
     scopes = False
@@ -124,6 +130,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                     functions.append(node)
             elif kind is gast.Global or kind is gast.Nonlocal:
                 names.update(node.names)
+                if is_own:
+                    (declared_global if kind is gast.Global else declared_nonlocal).update(node.names)
             elif kind is gast.alias:
                 names.add(node.asname or node.name.split(".")[0])
         if is_own:
@@ -155,4 +163,5 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                 stack.append(value)
     if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
         found.add("return")
-    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches, scopes)
+    declared = (frozenset(declared_global), frozenset(declared_nonlocal))
+    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches, scopes, declared)

@@ -9,6 +9,7 @@ everywhere, since a closure may read them at any time.
 from __future__ import annotations
 
 from autograph.analysis.cfg import Cfg, CfgNode
+from autograph.analysis.name_masks import NameMasks
 
 __all__ = ["Liveness", "compute_liveness"]
 
@@ -16,15 +17,15 @@ __all__ = ["Liveness", "compute_liveness"]
 class Liveness:
     """Live names before and after each CFG node; `always` (captured names) live everywhere.
 
-    Sets of names are bit masks while the fixed point runs (one bit per name),
-    so its unions and differences are single operations on machine words; a
-    query turns one mask back into names, once.
+    Sets of names are bit masks while the fixed point runs (one bit per name,
+    see name_masks), so its unions and differences are single operations on
+    machine words; a query turns one mask back into names, once.
     """
 
-    def __init__(self, live_in: dict[CfgNode, int], live_out: dict[CfgNode, int], names: list[str], always: frozenset[str]) -> None:
+    def __init__(self, live_in: dict[CfgNode, int], live_out: dict[CfgNode, int], masks: NameMasks, always: frozenset[str]) -> None:
         self._live_in = live_in
         self._live_out = live_out
-        self._names = names
+        self._masks = masks
         self.always = always
         self._sets: dict[int, frozenset[str]] = {}
 
@@ -34,39 +35,27 @@ class Liveness:
     def after(self, node: CfgNode) -> frozenset[str]:
         return self._names_of(self._live_out[node])
 
+    def mask_before(self, node: CfgNode) -> int:
+        """`before(node)` less `always`, as a mask of `NameMasks`."""
+        return self._live_in[node]
+
     def _names_of(self, mask: int) -> frozenset[str]:
         found = self._sets.get(mask)
         if found is None:
-            names = self._names
-            found = self._sets[mask] = frozenset(names[i] for i in range(mask.bit_length()) if mask >> i & 1) | self.always
+            found = self._sets[mask] = self._masks.names_of(mask) | self.always
         return found
 
 
-def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset()) -> Liveness:
-    """Backward may-analysis to a fixed point: in = reads | (out - writes)."""
-    bits: dict[str, int] = {}
-    names: list[str] = []
+def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset(), masks: NameMasks | None = None) -> Liveness:
+    """Backward may-analysis to a fixed point: in = reads | (out - surely bound).
 
-    def mask(of: frozenset[str]) -> int:
-        found = 0
-        for name in of:
-            bit = bits.get(name)
-            if bit is None:
-                bit = bits[name] = 1 << len(names)
-                names.append(name)
-            found |= bit
-        return found
-
+    `masks`: the CFG's name masks, when the caller made them for other analyses too.
+    """
+    if masks is None:
+        masks = NameMasks(cfg)
+    reads = masks.reads
+    kills = masks.kills
     nodes = cfg.nodes
-    reads: dict[CfgNode, int] = {}
-    kills: dict[CfgNode, int] = {}
-    for node in nodes:  # most nodes read or bind nothing (joins), or bind only for sure
-        effects = node.effects
-        reads[node] = mask(effects.reads) if effects.reads else 0
-        writes = effects.writes
-        if writes and effects.maybe_writes:
-            writes = writes - effects.maybe_writes
-        kills[node] = ~mask(writes) if writes else -1
     live_in = dict.fromkeys(nodes, 0)
     live_out = dict(live_in)
     work = list(nodes)
@@ -78,11 +67,12 @@ def compute_liveness(cfg: Cfg, always: frozenset[str] = frozenset()) -> Liveness
         for succ in node.next:
             out |= live_in[succ]
         live_out[node] = out
-        new_in = reads[node] | (out & kills[node])
+        kill = kills.get(node)
+        new_in = reads[node] | (out if kill is None else out & ~kill)
         if new_in != live_in[node]:
             live_in[node] = new_in
             for pred in node.prev:
                 if pred not in queued:
                     queued.add(pred)
                     work.append(pred)
-    return Liveness(live_in, live_out, names, always)
+    return Liveness(live_in, live_out, masks, always)

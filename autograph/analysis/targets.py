@@ -34,8 +34,19 @@ class BlockTargets:
 
     def block(self, stmts: list[gast.stmt]) -> bool:
         """Read `stmts` and the blocks nested in them; False at a statement this module does not read."""
+        writes = self.writes
         for stmt in stmts:
-            reader = _READERS.get(type(stmt))
+            kind = type(stmt)
+            if kind in _BINDING_NOTHING:
+                continue
+            if kind is gast.Assign:  # the commonest statements, read without a call
+                for target in stmt.targets:
+                    if type(target) is gast.Name:
+                        writes.add(target.id)
+                    else:
+                        self.target(target)
+                continue
+            reader = _READERS.get(kind)
             if reader is None or reader(self, stmt) is False:
                 return False
         return True
@@ -50,13 +61,6 @@ class BlockTargets:
         elif kind is gast.Starred:
             self.target(node.value)
         # an attribute or subscript target binds no name
-
-    def _nothing(self, stmt: gast.stmt) -> None:
-        return None
-
-    def _assign(self, stmt: gast.Assign) -> None:
-        for target in stmt.targets:
-            self.target(target)
 
     def _one_target(self, stmt: gast.AugAssign | gast.AnnAssign) -> None:
         self.target(stmt.target)
@@ -104,12 +108,9 @@ class BlockTargets:
         self.nonlocals.update(stmt.names)
 
 
+# statements that bind no name (without `:=`)
+_BINDING_NOTHING = frozenset({gast.Expr, gast.Return, gast.Pass, gast.Break, gast.Continue, gast.Raise, gast.Assert})
 _READERS: dict[type, Callable[[BlockTargets, gast.stmt], bool | None]] = {
-    **dict.fromkeys(
-        (gast.Expr, gast.Return, gast.Pass, gast.Break, gast.Continue, gast.Raise, gast.Assert),
-        BlockTargets._nothing,
-    ),
-    gast.Assign: BlockTargets._assign,
     gast.AugAssign: BlockTargets._one_target,
     gast.AnnAssign: BlockTargets._one_target,
     gast.If: BlockTargets._branches,

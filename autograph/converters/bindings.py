@@ -123,10 +123,9 @@ def _visit(node: gast.FunctionDef, outer: set[str], scopes: _Scopes, missing: li
 def read_before_bound(fn: gast.FunctionDef, analyses: Analyses) -> frozenset[str]:
     """Local names of `fn` that some path reads before binding them (read before control flow moves them)."""
     live = analyses.liveness.before(analyses.cfg.entry)
-    if not live:
-        return frozenset()
-    activity = analyses.activity
-    return (live & activity.local_names()) - activity.params
+    # the analyses' local names: what the function's code binds when they ran, the binding
+    # flag stores `drop_dead_flags` removes since included, which no read finds unbound
+    return live & analyses.local_names if live else frozenset()
 
 
 def transform(

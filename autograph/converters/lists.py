@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.activity import Activity
+from autograph.analysis.activity import scope_names
 from autograph.analysis.traversal import Transformer
 from autograph.converters.context import Context
 from autograph.source.origins import inherit_location
@@ -51,7 +51,8 @@ class _Appends(Transformer):
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Rewrite `l.append(x)` statements of local lists."""
-    local_names = Activity.of_function(node, ctx.walrus).local_names()
+    # `Activity.of_function(node).local_names()`, declarations and bindings read in one walk
+    local_names = scope_names(node, ctx.walrus).local
     transformer = _Appends(local_names)
     node.body = [transformer.visit(stmt) for stmt in node.body]
     return node

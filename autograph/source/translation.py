@@ -12,6 +12,9 @@ differently is made anew: parameters, except handlers' names, defs and
 classes, and the contexts and operators `ast` shares between all nodes
 (one `Load()` for the whole tree), which gast nodes each own.
 
+Each class's translation is written out once, as Python text (`_generic`):
+its fields one after the other, names and constants handled on the spot.
+
 On Pythons whose `ast` differs further from gast (3.12 and later: type
 parameters) `gast.ast_to_gast` itself does the work.
 """
@@ -48,40 +51,56 @@ def _locate(new: gast.AST, node: ast.AST) -> gast.AST:
 
 
 def _node(node: ast.AST) -> gast.AST | None:
-    translate = _TRANSLATORS.get(type(node))
-    if translate is None:
-        translate = _TRANSLATORS[type(node)] = _generic(type(node))
-    return translate(node)
+    return _TRANSLATORS[type(node)](node)
 
 
 def _generic(cls: type) -> Callable[[ast.AST], gast.AST | None]:
     """The translation of an `ast` class gast spells the same way: the node itself, retyped."""
     target = getattr(gast, cls.__name__, None)
-    fields = () if cls is ast.Constant else tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
     if target is None:
         return lambda node: None  # not part of gast's tree (as gast drops it)
     if not cls._fields and not cls._attributes:
         return lambda node: target.__new__(target)  # a context or operator: ast shares one, gast nodes own theirs
-
-    def translate(node: ast.AST) -> gast.AST:
-        slots = node.__dict__
-        for field in fields:
-            value = slots.get(field)
-            if type(value) is list:
-                for i, item in enumerate(value):
-                    if isinstance(item, _AST):
-                        value[i] = _name(item) if type(item) is _AST_NAME else _node(item)
-            elif type(value) is _AST_NAME:  # the commonest child, translated without the table
-                slots[field] = _name(value)
-            elif isinstance(value, _AST):
-                slots[field] = _node(value)
-        node.__class__ = target
-        return node
-
-    return translate
+    fields = () if cls is ast.Constant else tuple(f for f in cls._fields if f not in _PLAIN_FIELDS)
+    source = [f"def translate_{cls.__name__}(node):", "    slots = node.__dict__"]
+    for field in fields:
+        code = _OWNED if field in ("ctx", "op") else _CHILDREN
+        source += code.replace("FIELD", repr(field)).splitlines()
+    source += ["    node.__class__ = target", "    return node"]
+    namespace = {"target": target, **_NAMESPACE}
+    exec("\n".join(source), namespace)  # noqa: S102 - our own text, from a class's field names
+    return namespace[f"translate_{cls.__name__}"]
 
 
-_AST_NAME = ast.Name
+# A translator is written out per class, its fields one after the other, from these texts:
+# no loop over the field names, and the commonest children (names, constants) handled on
+# the spot, a constant retyped without a call at all.
+_CHILDREN = """
+    value = slots.get(FIELD)
+    kind = type(value)
+    if kind is list:
+        for i, item in enumerate(value):
+            kind = type(item)
+            if kind is AST_NAME:
+                value[i] = _name(item)
+            elif kind is AST_CONSTANT:
+                item.__class__ = CONSTANT
+            elif isinstance(item, AST):
+                value[i] = translators[kind](item)
+    elif kind is AST_NAME:
+        slots[FIELD] = _name(value)
+    elif kind is AST_CONSTANT:
+        value.__class__ = CONSTANT
+    elif isinstance(value, AST):
+        slots[FIELD] = translators[kind](value)
+"""
+# a context or operator: always one, owned by the node in gast
+_OWNED = """
+    value = slots[FIELD]
+    slots[FIELD] = translators[type(value)](value)
+"""
+
+
 # fields that never hold a node in the classes translated by `_generic` (a Constant's value neither)
 _PLAIN_FIELDS = frozenset(
     {"id", "attr", "arg", "name", "asname", "kind", "type_comment", "module", "level", "conversion",
@@ -127,16 +146,29 @@ def _class(node: ast.ClassDef) -> gast.ClassDef:
     return _locate(gast.ClassDef(*fields, []), node)
 
 
+class _Translators(dict):
+    """ast class -> its translation: the classes gast spells differently given, others written on first use."""
+
+    def __missing__(self, cls: type) -> Callable[[ast.AST], gast.AST | None]:
+        translate = self[cls] = _generic(cls)
+        return translate
+
+
+_TRANSLATORS = _Translators(
+    {
+        ast.Name: _name,
+        ast.arg: _arg,
+        ast.ExceptHandler: _handler,
+        ast.FunctionDef: _function,
+        ast.AsyncFunctionDef: _function,
+        ast.ClassDef: _class,
+    }
+)
+_NAMESPACE = {
+    "AST": _AST, "AST_NAME": ast.Name, "AST_CONSTANT": ast.Constant, "CONSTANT": gast.Constant,
+    "_name": _name, "translators": _TRANSLATORS,
+}  # fmt: skip
 _nameless_handler = _generic(ast.ExceptHandler)
-# ast class -> its translation; the classes gast spells differently first, others added on first use
-_TRANSLATORS: dict[type, Callable[[ast.AST], gast.AST | None]] = {
-    ast.Name: _name,
-    ast.arg: _arg,
-    ast.ExceptHandler: _handler,
-    ast.FunctionDef: _function,
-    ast.AsyncFunctionDef: _function,
-    ast.ClassDef: _class,
-}
 
 
 def to_gast(tree: ast.AST) -> gast.AST:

@@ -138,3 +138,24 @@ def test_generator_expression_captures_its_free_names():
     """A generator expression runs step by step, when its consumer asks: it reads like a closure."""
     f = fn("def f(xs, k):\n    s = [v * t for v in xs]\n    for k in (v * k for v in xs):\n        pass\n")
     assert Activity.of_function(f).captured == {"xs", "k"}
+
+
+def test_captured_names_are_the_collectors_captured():
+    from autograph.analysis.effects import NameCollector, captured_names
+
+    fn = gast.parse(
+        "def f(a):\n"
+        "    @deco(b)\n"
+        "    def g(x=c):\n"
+        "        return x + d\n"
+        "    class K(Base, metaclass=m):\n"
+        "        y = e\n"
+        "    h = lambda z=w: z + v if t else (lambda: u)\n"
+        "    s = sum(p * q for p in r)\n"
+        "    return [k + n for k in a]\n"
+    ).body[0]
+    collector = NameCollector()
+    for stmt in fn.body:
+        collector.visit(stmt)
+    assert captured_names(fn.body) == frozenset(collector.captured)
+    assert {"d", "e", "v", "u", "q", "r"} <= captured_names(fn.body)

@@ -76,3 +76,14 @@ def test_scopes_are_functions_lambdas_and_classes_of_the_functions_own_code():
     assert take_census(_fn(SOURCE)).scopes
     assert take_census(_fn("def g(x):\n    return [lambda: v for v in x]\n")).scopes
     assert not take_census(_fn("def g(x, f=lambda: 1):\n    return [v for v in x if v]\n")).scopes
+
+
+def test_declarations_of_own_code_only_as_activity_finds_them():
+    from autograph.analysis.activity import declarations
+
+    fn = gast.parse(
+        "def f():\n    global g\n    if c:\n        nonlocal n\n    def inner():\n        global h\n        nonlocal m\n"
+    ).body[0]
+    census = take_census(fn)
+    assert census.declared == (frozenset({"g"}), frozenset({"n"}))
+    assert census.declared == declarations(fn.body)
