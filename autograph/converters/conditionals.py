@@ -12,6 +12,14 @@ branch and is converted the same way, innermost first. An `if` without
 `else` passes None as its else branch; one whose body is only `pass` (what
 `if c: continue` leaves when the code after it moved into its `else:`) passes
 None as its body.
+
+Every `if` is one operator call, even in Python mode, where it costs a frame
+(the operator) besides the branch's. Testing a Python bool in the generated
+code itself (`cond = x > 0`, then `if cond is False: else_body()` and the
+call only otherwise) was measured: fizzbuzz's elif chain fell from 4.7x to
+3.4x the original in instructions, but every `if` printed as four or five
+lines of dispatch around its call. `to_code` is read by people, so the
+operator decides.
 """
 
 from __future__ import annotations
