@@ -98,10 +98,7 @@ def missed(
     else:
         later = {name: value for name, value in zip(names[end:], values[end:]) if value is not MISS}
         args, keywords = values[:end] + extra, {**later, **(kwargs or {})}
-    try:
-        return function._general(args, keywords)
-    except AutographError as error:  # as general_call does
-        raise error.with_traceback(user_traceback(error.__traceback__))  # noqa: B904 (the same error)
+    return general_call(function, *args, **keywords)
 
 
 def hot_class(base: type, fast: Callable[..., Any], caller: Any) -> type:

@@ -67,7 +67,7 @@ def staged_if(
     """Stage an if statement whose condition is a Tensor."""
     origin = user_origin()
     initial = get_state()
-    lengths = _list_lengths(initial)
+    before = _in_place_snapshot(initial)
 
     def run(branch: Callable[[], None], side: bool) -> Callable[[], tuple]:
         def outputs() -> tuple:
@@ -80,7 +80,7 @@ def staged_if(
                 if raised is None:
                     raise
                 raise raised from error
-            _check_lists(names, initial, lengths, origin)
+            _check_in_place(names, initial, before, origin)
             return get_state()[:nouts]
 
         return outputs
@@ -94,8 +94,9 @@ def staged_if_exp(
 ) -> object:
     """Stage `a if cond else b` whose condition is a Tensor."""
     origin = user_origin()
-    part = "the left operand" if expr_repr in ("and", "or") else "the condition"
-    construct = expr_repr if expr_repr in ("and", "or") else "conditional expression"
+    logical = expr_repr in ("and", "or")  # a staged and/or comes here as `b if a else a`
+    part = "the left operand" if logical else "the condition"
+    construct = expr_repr if logical else "conditional expression"
     require_one_value(get_backend(cond).type_of(cond), origin, part, construct)
 
     def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
@@ -113,7 +114,7 @@ def staged_if_exp(
 
         return run
 
-    what = f"'{expr_repr}'" if expr_repr in ("and", "or") else "conditional expression"
+    what = f"'{expr_repr}'" if logical else construct
     (result,) = _stage_branches(cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, what)
     return result
 
@@ -381,26 +382,26 @@ def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> Sta
     )
 
 
-def _list_lengths(values: tuple) -> dict[int, Any]:
+def _in_place_snapshot(values: tuple) -> dict[int, Any]:
     """What a branch may change in place: each list's length, a copy of each NumPy array."""
     return {id(v): len(v) if isinstance(v, list) else v.copy() for v in values if isinstance(v, (list, np.ndarray))}
 
 
-def _check_lists(names, initial, lengths, origin) -> None:
+def _check_in_place(names, initial, before, origin) -> None:
     """A list appended to or a NumPy array changed in place (`a += 1`) in a branch: both are
     traced, so the change would happen whatever the condition (it is undone)."""
     for name, value in zip(names, initial):
-        if isinstance(value, list) and len(value) != lengths[id(value)]:
-            del value[lengths[id(value)]:]
+        if isinstance(value, list) and len(value) != before[id(value)]:
+            del value[before[id(value)]:]
             raise rule_error(
                 f"the Python list '{name}' is changed in place inside a tensor-dependent if",
                 origin,
                 f"A graph cannot grow '{name}' on one path only: build a new list in both "
                 f"branches, or accumulate with ag.TensorArray.",
             )
-        if isinstance(value, np.ndarray) and not np.array_equal(value, lengths[id(value)],
+        if isinstance(value, np.ndarray) and not np.array_equal(value, before[id(value)],
                                                                 equal_nan=value.dtype.kind in "fc"):
-            np.copyto(value, lengths[id(value)])
+            np.copyto(value, before[id(value)])
             raise rule_error(
                 f"the NumPy array '{name}' is changed in place inside a tensor-dependent if",
                 origin,
