@@ -1,7 +1,6 @@
 """emitter: prints what ast.unparse prints, and knows the line each statement starts on."""
 
 import ast
-import pathlib
 
 import gast
 import pytest
@@ -9,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograph.source.emitter import emit
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+from tests.autograph.source.repository import python_files
 
 SYNTAX = '''
 import os.path as p, sys
@@ -148,7 +146,7 @@ def test_every_construct_prints_as_ast_unparse_does():
 
 @pytest.mark.parametrize("folder", ["autograph", "runtime", "tests", "bench", "fixtures"])
 def test_repository_sources_print_as_ast_unparse_does(folder):
-    for path in sorted((ROOT / folder).rglob("*.py")):
+    for path in python_files(folder):
         try:
             tree = gast.parse(path.read_text(encoding="utf-8"))
         except (UnicodeDecodeError, SyntaxError):

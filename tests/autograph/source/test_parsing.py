@@ -68,13 +68,13 @@ def test_no_source():
 
 def test_block_end_by_indentation_is_the_def_span_or_does_not_parse():
     import ast
-    import pathlib
 
     from autograph.source.parsing import _dedent, _def_spans, block_end
+    from tests.autograph.source.repository import python_files
 
-    root = pathlib.Path(__file__).resolve().parents[3]
     checked = 0
-    for path in sorted(root.glob("[abrt]*/**/*.py")):
+    paths = [path for folder in ("autograph", "bench", "runtime", "tests") for path in python_files(folder)]
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines(keepends=True)
         for first, last in _def_spans(ast.parse(text)).items():

@@ -1,14 +1,12 @@
 """translation: the same gast tree gast.ast_to_gast builds, node for node, locations included."""
 
 import ast
-import pathlib
 
 import gast
 import pytest
 
 from autograph.source.translation import to_gast
-
-ROOT = pathlib.Path(__file__).resolve().parents[3]
+from tests.autograph.source.repository import python_files
 
 
 def _same(tree: ast.AST) -> None:
@@ -33,5 +31,5 @@ def test_parameters_handlers_and_definitions():
 
 @pytest.mark.parametrize("folder", ["autograph", "runtime", "tests", "bench"])
 def test_repository_sources(folder):
-    for path in sorted((ROOT / folder).rglob("*.py")):
+    for path in python_files(folder):
         _same(ast.parse(path.read_text(encoding="utf-8")))
