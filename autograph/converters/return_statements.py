@@ -54,7 +54,11 @@ def _is_true(test: gast.expr) -> bool:
 
 
 def _absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
-    """`if c: ...return` followed by more code: the rest becomes the if's else branch."""
+    """`if c: ...return` followed by more code: the rest runs at the end of the if's else branch.
+
+    Behind an `elif` chain it reaches the last test's `else:`, so a chain of
+    early returns needs no `do_return` flag and no guard after it.
+    """
     for index, stmt in enumerate(block):
         for field in _NESTED_BLOCKS:
             inner = getattr(stmt, field, None)
@@ -63,8 +67,8 @@ def _absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
         rest = block[index + 1 :]
         if not isinstance(stmt, gast.If) or not rest:
             continue
-        if always_returns(stmt.body) and not stmt.orelse:
-            stmt.orelse = _absorb_rest(rest)
+        if always_returns(stmt.body) and not always_returns(stmt.orelse):
+            stmt.orelse = _absorb_rest(stmt.orelse + rest)
             return block[: index + 1]
         if always_returns(stmt.orelse) and not always_returns(stmt.body):
             stmt.body = _absorb_rest(stmt.body + rest)

@@ -34,6 +34,45 @@ def test_early_return_takes_rest_as_else():
     )
 
 
+def test_early_return_before_elif_takes_rest_into_the_chain():
+    # the rest follows the elif chain's last test as its else: no flag, no guard
+    assert_converts(
+        """
+        def f(x, lo, hi):
+            if x < lo:
+                return lo
+            elif x > hi:
+                return hi
+            return x
+        """,
+        """
+        def f(x, lo, hi):
+            if x < lo:
+                retval = lo
+            elif x > hi:
+                retval = hi
+            else:
+                retval = x
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def clip_then_scale(x, lo, hi):
+    if x < lo:
+        return lo
+    elif x > hi:
+        x = hi
+    x = x * 2
+    return x
+
+
+def test_rest_runs_after_an_else_that_falls_through():
+    for x in (-1, 1, 5):
+        assert_same(clip_then_scale, x, 0, 3)
+
+
 def test_return_in_loop_uses_flag():
     assert_converts(
         """
