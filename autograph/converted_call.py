@@ -34,6 +34,7 @@ import weakref
 
 from runtime.errors import ConversionError
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
+from runtime.user_frames import note_user_code
 
 __all__ = ["converted_call", "DO_NOT_CONVERT", "is_convertible"]
 
@@ -103,7 +104,12 @@ def _remember(func: types.FunctionType, target: object) -> None:
 
 
 def converted_call(f, args: tuple, kwargs: dict | None) -> object:
-    """Call `f(*args, **kwargs)`, converting `f` first if it is user code."""
+    """Call `f(*args, **kwargs)`, converting `f` first if it is user code.
+
+    An exception out of the call gets the "in user code:" note on its way out
+    of converted code (see runtime.user_frames); not one a builtin raises on
+    Python values, which is often caught at once (`try: int(s)`).
+    """
     try:
         direct = f in AS_IS_FOR_PYTHON_VALUES
     except TypeError:  # an unhashable callable (its class sets __eq__ only) is never held
@@ -114,23 +120,27 @@ def converted_call(f, args: tuple, kwargs: dict | None) -> object:
                 break
         else:  # Python values only: the builtin is what its operator would call
             return f(*args)
-    held = _HELD.get(f)
-    if held is not None:
-        target = held
-    else:
-        entry = _FAST.get(id(f))
-        if entry is not None and entry[0]() is f:
-            target = entry[1]
-        elif type(f) in _AS_IS_TYPES and f not in OVERRIDES:
-            target = f
+    try:
+        held = _HELD.get(f)
+        if held is not None:
+            target = held
         else:
-            target = _slow_target(f)
-            if type(target) is tuple:  # a bound method: (converted function, self)
-                target, receiver = target
-                return target(receiver, *args, **kwargs) if kwargs else target(receiver, *args)
-    if kwargs:
-        return target(*args, **kwargs)
-    return target(*args)
+            entry = _FAST.get(id(f))
+            if entry is not None and entry[0]() is f:
+                target = entry[1]
+            elif type(f) in _AS_IS_TYPES and f not in OVERRIDES:
+                target = f
+            else:
+                target = _slow_target(f)
+                if type(target) is tuple:  # a bound method: (converted function, self)
+                    target, receiver = target
+                    return target(receiver, *args, **kwargs) if kwargs else target(receiver, *args)
+        if kwargs:
+            return target(*args, **kwargs)
+        return target(*args)
+    except Exception as error:
+        note_user_code(error)
+        raise
 
 
 def _call_unhashable(f: object, args: tuple, kwargs: dict | None) -> object:

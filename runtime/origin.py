@@ -20,7 +20,10 @@ from dataclasses import dataclass
 
 import numpy
 
-__all__ = ["Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin"]
+__all__ = [
+    "Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin",
+    "outermost_converted_frame",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,23 @@ def map_location(filename: str, line: int) -> Origin | None:
         return None
     text = linecache.getline(filename, line)
     return Origin(filename, line, text)
+
+
+def outermost_converted_frame(frame: types.FrameType | None) -> types.FrameType | None:
+    """The one frame of generated code in `frame` and its callers, up to the first of the
+    user's own; None if there is none or more than one. Cheap: operators ask it of every
+    exception that passes them (see runtime.user_frames)."""
+    found = None
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename in _SOURCE_MAPS:
+            if found is not None:
+                return None
+            found = frame
+        elif not filename.startswith(_PACKAGE_DIRS):  # the user's own code
+            return found
+        frame = frame.f_back
+    return found
 
 
 def is_internal_file(filename: str) -> bool:

@@ -15,34 +15,16 @@ user's own file and line (frames of generated code are mapped back through
 from __future__ import annotations
 
 import sys
-import traceback
 from collections import Counter
 from types import TracebackType
 
 from runtime.errors import StagingError
-from runtime.origin import Origin, is_internal_file, map_location
+from runtime.origin import map_location
+from runtime.user_frames import REPORTED, format_frames, user_frames
 
 __all__ = [
     "annotate", "autograph_off", "endless_recursion", "user_frames", "format_frames", "user_traceback",
 ]
-
-_MARK = "__autograph_reported__"
-
-
-def user_frames(tb: TracebackType | None) -> list[Origin]:
-    """The user's frames of a traceback, innermost last, generated ones mapped back."""
-    frames = []
-    for summary in traceback.extract_tb(tb):
-        if is_internal_file(summary.filename):
-            continue
-        origin = map_location(summary.filename, summary.lineno or 0)
-        if origin is None:
-            continue
-        if origin.file == summary.filename and origin.line == summary.lineno:
-            origin = Origin(origin.file, origin.line, origin.text, summary.name)
-        frames.append(origin)
-    return frames
-
 
 def user_traceback(tb: TracebackType | None) -> TracebackType | None:
     """`tb` with only the frames of the user's own files, as the "in user code" note lists them.
@@ -64,23 +46,13 @@ def user_traceback(tb: TracebackType | None) -> TracebackType | None:
     return filtered
 
 
-def format_frames(frames: list[Origin]) -> str:
-    lines = ["in user code:", ""]
-    for origin in frames:
-        where = f' in {origin.function}' if origin.function else ""
-        lines.append(f'    File "{origin.file}", line {origin.line},{where}'.replace(",,", ","))
-        if origin.text.strip():
-            lines.append(f"        {origin.text.strip()}")
-    return "\n".join(lines)
-
-
 def annotate(error: BaseException, skip: int = 0) -> BaseException:
     """Add the "in user code:" section to `error` once (the innermost trace does it)."""
-    if getattr(error, _MARK, False):
+    if getattr(error, REPORTED, False):
         return error
     frames = user_frames(error.__traceback__)[skip:]
     try:
-        setattr(error, _MARK, True)
+        setattr(error, REPORTED, True)
     except AttributeError:
         return error
     if not frames:
@@ -101,7 +73,7 @@ def autograph_off(error: BaseException, name: str) -> None:
     not converted, and the default `autograph=True` would stage the statement.
     """
     statements = getattr(error, "converted_by", "")
-    if not statements or getattr(error, _MARK, False) or not error.args or not isinstance(error.args[0], str):
+    if not statements or getattr(error, REPORTED, False) or not error.args or not isinstance(error.args[0], str):
         return
     # on a statement's own line, name it; elsewhere (a conditional expression, and/or) the line
     staged = "the converter would stage it" if " " in statements else f"this `{statements}` would be staged"

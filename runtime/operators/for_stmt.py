@@ -26,6 +26,7 @@ from collections.abc import Callable
 from runtime.backend import get_backend
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["for_stmt"]
 
@@ -76,11 +77,13 @@ def for_stmt(
                     break
                 if not keep_going:
                     break
-    except BaseException:
+    except BaseException as error:
         # a traceback keeps this frame, and so the iterable, alive until the handler ends;
         # the user's loop lets go of it on the way out (a generator's finally runs then)
         del iter_
         items = None
+        if isinstance(error, Exception):
+            note_user_code(error)
         raise
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["if_stmt"]
 
@@ -35,19 +36,23 @@ def if_stmt(
     within: tuple[str, int] | None = None,
 ) -> None:
     """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (refused `within` a try/with)."""
-    if cond is False:
-        if orelse is not None:
+    try:
+        if cond is False:
+            if orelse is not None:
+                orelse()
+        elif cond is True:
+            if body is not None:
+                body()
+        elif isinstance(cond, Tensor):
+            _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
+        elif cond:
+            if body is not None:
+                body()
+        elif orelse is not None:
             orelse()
-    elif cond is True:
-        if body is not None:
-            body()
-    elif isinstance(cond, Tensor):
-        _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
-    elif cond:
-        if body is not None:
-            body()
-    elif orelse is not None:
-        orelse()
+    except Exception as error:
+        note_user_code(error)
+        raise
 
 
 def _staged(

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["while_stmt"]
 
@@ -33,19 +34,23 @@ def while_stmt(
 ) -> None:
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest
     (refused `within` a try/with)."""
-    while True:
-        result = test()
-        while result is True:
-            body()
+    try:
+        while True:
             result = test()
-        if result is False:
-            return
-        if isinstance(result, Tensor):
-            _staged(result, test, body, get_state, set_state, names, opts, within)
-            return
-        if not result:
-            return
-        body()
+            while result is True:
+                body()
+                result = test()
+            if result is False:
+                return
+            if isinstance(result, Tensor):
+                _staged(result, test, body, get_state, set_state, names, opts, within)
+                return
+            if not result:
+                return
+            body()
+    except Exception as error:
+        note_user_code(error)
+        raise
 
 
 def _staged(
