@@ -87,7 +87,10 @@ def note_user_code(error: Exception) -> None:
         setattr(error, REPORTED, True)
     except AttributeError:  # a class with __slots__ and no __dict__
         return
-    frames = [_origin(caller, caller.f_lineno or 0)] + user_frames(tb)
-    frames = [origin for origin in frames if origin is not None]
+    frames: list[Origin] = []
+    for origin in [_origin(caller, caller.f_lineno or 0), *user_frames(tb)]:
+        # a lambda of `d[k] if c else 0` runs on its caller's line: one place to the user
+        if origin is not None and (not frames or (frames[-1].file, frames[-1].line) != (origin.file, origin.line)):
+            frames.append(origin)
     if frames:
         error.add_note(format_frames(frames))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["assert_stmt"]
 
@@ -14,13 +15,18 @@ def assert_stmt(
     expression: object, message: Callable[[], object] | None = None, within: tuple[str, int] | None = None
 ) -> None:
     """`assert expression, message()`; a Tensor stages an assert (refused `within` a try/with)."""
-    if isinstance(expression, Tensor):
-        from runtime.operators.staged_assert import staged_assert
+    try:
+        if isinstance(expression, Tensor):
+            from runtime.operators.staged_assert import staged_assert
 
-        refuse_if_within(within, "assert")
-        staged_assert(expression, message)
-        return
-    if not expression:
-        if message is None:
-            raise AssertionError
-        raise AssertionError(message())
+            refuse_if_within(within, "assert")
+            staged_assert(expression, message)
+            return
+        if not expression:
+            if message is None:
+                raise AssertionError
+            raise AssertionError(message())
+    except Exception as error:
+        note_user_code(error)
+        raise
+

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["if_exp"]
 
@@ -18,13 +19,18 @@ def if_exp(
     within: tuple[str, int] | None = None,
 ) -> object:
     """`if_true() if cond else if_false()`; a Tensor `cond` stages a cond (refused `within` a try/with)."""
-    if cond is True:
-        return if_true()
-    if cond is False:
-        return if_false()
-    if isinstance(cond, Tensor):
-        from runtime.operators.staged_if import staged_if_exp
+    try:
+        if cond is True:
+            return if_true()
+        if cond is False:
+            return if_false()
+        if isinstance(cond, Tensor):
+            from runtime.operators.staged_if import staged_if_exp
 
-        refuse_if_within(within, "conditional expression")
-        return staged_if_exp(cond, if_true, if_false, expr_repr)
-    return if_true() if cond else if_false()
+            refuse_if_within(within, "conditional expression")
+            return staged_if_exp(cond, if_true, if_false, expr_repr)
+        return if_true() if cond else if_false()
+    except Exception as error:
+        note_user_code(error)
+        raise
+

@@ -13,45 +13,59 @@ from collections.abc import Callable
 
 from runtime.operators.within import refuse_if_within
 from runtime.tensor import Tensor
+from runtime.user_frames import note_user_code
 
 __all__ = ["and_", "or_", "not_"]
 
 
 def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
     """`left and b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
-    if left is True:
-        return b()
-    if left is False:
-        return False
-    if isinstance(left, Tensor):
-        from runtime.operators.staged_logical import staged_and
+    try:
+        if left is True:
+            return b()
+        if left is False:
+            return False
+        if isinstance(left, Tensor):
+            from runtime.operators.staged_logical import staged_and
 
-        refuse_if_within(within, "'and'")
-        return staged_and(left, b)
-    return b() if left else left
+            refuse_if_within(within, "'and'")
+            return staged_and(left, b)
+        return b() if left else left
+    except Exception as error:
+        note_user_code(error)
+        raise
 
 
 def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
     """`left or b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
-    if left is False:
-        return b()
-    if left is True:
-        return True
-    if isinstance(left, Tensor):
-        from runtime.operators.staged_logical import staged_or
+    try:
+        if left is False:
+            return b()
+        if left is True:
+            return True
+        if isinstance(left, Tensor):
+            from runtime.operators.staged_logical import staged_or
 
-        refuse_if_within(within, "'or'")
-        return staged_or(left, b)
-    return left if left else b()
+            refuse_if_within(within, "'or'")
+            return staged_or(left, b)
+        return left if left else b()
+    except Exception as error:
+        note_user_code(error)
+        raise
 
 
 def not_(a: object) -> object:
-    if a is False:
-        return True
-    if a is True:
-        return False
-    if isinstance(a, Tensor):
-        from runtime.operators.staged_logical import staged_not
+    """`not a`; a Tensor `a` stages a logical not."""
+    try:
+        if a is False:
+            return True
+        if a is True:
+            return False
+        if isinstance(a, Tensor):
+            from runtime.operators.staged_logical import staged_not
 
-        return staged_not(a)
-    return not a
+            return staged_not(a)
+        return not a
+    except Exception as error:
+        note_user_code(error)
+        raise

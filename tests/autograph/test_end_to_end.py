@@ -277,8 +277,10 @@ def test_loop_over_empty_keeps_python_error():
 def test_assert_messages():
     # pytest rewrites asserts in this module, so compare with the message Python itself gives
     converted = ag.convert(asserts)
-    with pytest.raises(AssertionError, match="^x must be positive, got -5$"):
+    with pytest.raises(AssertionError) as info:
         converted(-5)
+    # the message is Python's; the user's line comes as a note (pytest's match reads both)
+    assert str(info.value) == "x must be positive, got -5"
     with pytest.raises(AssertionError):
         converted(500)
 

@@ -117,3 +117,33 @@ def test_an_error_while_tracing_is_reported_once():
         branches(np.float32(1.0))
     notes = getattr(info.value, "__notes__", [])
     assert sum(note.startswith("in user code:") for note in notes) <= 1
+
+
+def positive(x):
+    assert x > 0, "x must be positive"
+    return x
+
+
+def first_or_zero(d, take):
+    y = d["first"] if take else 0
+    return y
+
+
+def test_a_failed_assert_names_the_assert_not_the_operator():
+    with pytest.raises(AssertionError, match="x must be positive") as info:
+        ag.convert(positive)(-1)
+    (note,) = info.value.__notes__
+    assert note.splitlines()[2:] == [
+        f'    File "{HERE}", line {_line_of(positive, "assert x > 0")}, in positive',
+        '        assert x > 0, "x must be positive"',
+    ]
+
+
+def test_a_conditional_expression_is_listed_once():
+    with pytest.raises(KeyError) as info:
+        ag.convert(first_or_zero)({}, True)
+    (note,) = info.value.__notes__
+    assert note.splitlines()[2:] == [
+        f'    File "{HERE}", line {_line_of(first_or_zero, "y = d")}, in first_or_zero',
+        '        y = d["first"] if take else 0',
+    ]
