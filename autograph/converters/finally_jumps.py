@@ -129,10 +129,15 @@ def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
     and let the function go on.
     """
     set_true = {id(s) for s in ctx.flag_stores if isinstance(s.value, gast.Constant) and s.value.value is True}
+    set_aside: dict[int, list[str]] = {}  # a try -> the names holding its pending flags
     for reset, try_ in ctx.finally_jumps:
         blocks = [try_.body, try_.orelse, *(handler.body for handler in try_.handlers)]
-        clears = _clears(_flags_set(blocks, set_true), reset)
-        _insert_before(fn.body, reset, clears)  # before the jump's own flag, which may be one of them
+        pending = _flags_set(blocks, set_true)
+        if pending and id(try_) not in set_aside:
+            set_aside[id(try_)] = _set_aside(try_, pending, ctx)
+        # before the jump's own flag, which may be one of them; the jump cancels the pending ones
+        clears = _clears(pending + set_aside.get(id(try_), []), reset)
+        _insert_before(fn.body, reset, clears)
     withs = []
     for stmt in statements(fn.body):
         if isinstance(stmt, gast.Try) and stmt.handlers:
@@ -146,6 +151,36 @@ def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
         if flags:
             template = "try:\n    body\nexcept BaseException:\n    clears\n    raise"
             with_.body = replace(template, with_, body=with_.body, clears=_clears(flags, with_))
+
+
+def _set_aside(try_: gast.Try, pending: list[str], ctx: Context) -> list[str]:
+    """The finally block runs whole whatever jump is pending: its own guards must not read that jump's flag.
+
+        finally:                            finally:
+            if c:                               pending_do_return = do_return
+                do_return = True                do_return = False
+            if not do_return:        ->         if c:
+                raise E()                           do_return = True
+                                                if not do_return:
+                                                    raise E()
+                                                if pending_do_return:
+                                                    do_return = True
+
+    A jump of its own cancels the pending one: it clears the names that hold
+    the pending flags too (see `cancel_pending`). Ending normally lets the
+    pending jump go on. Returns those names.
+    """
+    before: list[gast.stmt] = []
+    after: list[gast.stmt] = []
+    names = []
+    for flag in pending:
+        saved = ctx.namespace.new(f"pending_{flag}")
+        names.append(saved)
+        before += replace("saved = flag\nflag = False", try_, saved=saved, flag=flag)
+        after += replace("if saved:\n    flag = True", try_, saved=saved, flag=flag)
+    try_.finalbody[:0] = before
+    try_.finalbody += after
+    return names
 
 
 def _flags_exiting(block: list[gast.stmt], set_true: set[int]) -> list[str]:

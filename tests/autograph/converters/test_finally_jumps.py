@@ -93,6 +93,22 @@ def cancelling(n):
     return out
 
 
+def finally_raises_unless_it_returns(a, b):
+    try:
+        return 1
+    finally:
+        if a:
+            pass
+        elif b:
+            return 2  # noqa: B012 - replaces the pending return
+        raise ValueError("finally raises")  # noqa: B012 - replaces the pending return
+
+
+def test_a_pending_return_leaves_the_finally_blocks_own_guards_alone():
+    for a, b in ((True, False), (False, False), (False, True)):
+        assert_same(finally_raises_unless_it_returns, a, b)
+
+
 def test_jumps_in_finally_match_python():
     for n in (0, 2, 4):
         assert_same(swallowing, n)

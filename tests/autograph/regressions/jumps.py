@@ -334,4 +334,29 @@ JUMPS: list[tuple[str, list[tuple]]] = [
         """,
         [([1, 0, 2],), ([0, 3],), ([],)],
     ),
+    # A pending return does not reach the guards of the finally block: the raise after
+    # its if/elif with a return still runs (fuzz seed 4140870683).
+    (
+        """
+        def f(x, xs):
+            xs = list(xs)
+            if (-2) < (-1) != (-2):
+                try:
+                    return -2
+                except ZeroDivisionError:
+                    raise MyError('e1')
+                except MyError:
+                    def h0(p):
+                        return -2
+                finally:
+                    if 0.5 < -2:
+                        x = 0.5
+                    elif xs:
+                        print('p2', xs)
+                        return -2
+                    raise MyError('e3')
+            return -2
+        """,
+        [(0.0, []), (0.0, [1])],
+    ),
 ]
