@@ -158,9 +158,11 @@ def _set_aside(try_: gast.Try, pending: list[str], ctx: Context) -> list[str]:
 
         finally:                            finally:
             if c:                               pending_do_return = do_return
-                do_return = True                do_return = False
-            if not do_return:        ->         if c:
-                raise E()                           do_return = True
+                retval = 2                      do_return = False
+                do_return = True                if c:
+            if not do_return:        ->             pending_do_return = False
+                raise E()                           retval = 2
+                                                    do_return = True
                                                 if not do_return:
                                                     raise E()
                                                 if pending_do_return:
