@@ -22,9 +22,7 @@ from runtime.errors import StagingError
 from runtime.origin import map_location
 from runtime.user_frames import REPORTED, format_frames, user_frames
 
-__all__ = [
-    "annotate", "autograph_off", "endless_recursion", "user_frames", "format_frames", "user_traceback",
-]
+__all__ = ["annotate", "autograph_off", "endless_recursion", "user_traceback"]
 
 def user_traceback(tb: TracebackType | None) -> TracebackType | None:
     """`tb` with only the frames of the user's own files, as the "in user code" note lists them.

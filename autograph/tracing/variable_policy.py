@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
-from autograph.tracing.report import format_frames
 from runtime.errors import StagingError
 from runtime.origin import Origin, is_internal_file, map_location
+from runtime.user_frames import format_frames
 
 __all__ = ["traced_with_variable_policy", "MESSAGE"]
 
