@@ -202,7 +202,16 @@ class Tensor:
         raise self._concrete_use("length", "Use np.shape(t)[0] inside the graph.")
 
     def __hash__(self) -> int:
-        return id(self)
+        """Refused, as TensorFlow refuses: `x in {1, 2}` would compare identities and be False
+        whatever x holds when the graph runs. A TypeError, as for any unhashable value."""
+        if _is_containment_test(sys._getframe(1)):
+            fix = "Write np.isin(x, items) (or np.any(x == items)) to test membership in the graph."
+        else:
+            fix = "Key the dict or set by a Python value, or by id(t) for the Tensor object itself."
+        staged = self._concrete_use("set member or dict key", fix)
+        if isinstance(staged, TypeError):  # leaked out of its trace
+            raise staged
+        raise TypeError(str(staged)) from None
 
     # -- NumPy protocols: every ufunc and supported NumPy function stages ----
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:

@@ -199,6 +199,32 @@ def test_a_tensor_tested_with_in_against_a_python_list_points_to_np_isin():
     assert fixed(np.int64(3)) == 1 and fixed(np.int64(4)) == 0
 
 
+def test_a_tensor_tested_with_in_against_a_set_is_a_type_error_pointing_to_np_isin():
+    # hashing by identity would make `x in {1, 2, 3}` False whatever x holds when the graph runs
+    @ag.function
+    def allowed(x):
+        return x in {1, 2, 3}  # <- in
+
+    with pytest.raises(TypeError) as info:
+        allowed(np.int64(3))
+    message = str(info.value)
+    assert "was used as a Python set member or dict key" in message
+    assert line_of(allowed.python_function, "# <- in") in message
+    assert "np.isin(x, items)" in message
+
+
+def test_a_tensor_as_a_dict_key_is_a_type_error_that_says_what_to_key_by():
+    @ag.function
+    def table(x):
+        return {x: 1}  # <- key
+
+    with pytest.raises(TypeError) as info:
+        table(np.int64(3))
+    message = str(info.value)
+    assert line_of(table.python_function, "# <- key") in message
+    assert "by id(t) for the Tensor object itself" in message
+
+
 def test_a_match_on_a_tensor_says_match_is_not_converted():
     @ag.function
     def code(x):
