@@ -76,7 +76,7 @@ def _as_scalar(value: Any) -> Any:
     return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
 
 
-def print_values(*values: Any, parts: tuple, sep: str, end: str) -> None:
+def print_values(*values: Any, parts: tuple, sep: str, end: str, file: Any = None, flush: bool = False) -> None:
     """Print the run-time `values` into the slots (None, or shown structures) of `parts`."""
     it = iter(values)
     texts = [
@@ -84,29 +84,35 @@ def print_values(*values: Any, parts: tuple, sep: str, end: str) -> None:
         else format_value(part.fill(it)) if isinstance(part, _Shown) else part
         for part in parts
     ]
-    print(*texts, sep=sep, end=end)
+    print(*texts, sep=sep, end=end, file=file, flush=flush)
 
 
 def _print_source(args, attrs) -> str | None:
     """`print('step', i)`: the builtin shows NumPy values exactly as `format_value` does."""
-    if any(isinstance(part, _Shown) for part in attrs["parts"]):
-        return None  # print_values rebuilds the structures
+    if any(isinstance(part, _Shown) for part in attrs["parts"]) or attrs.get("file") is not None:
+        return None  # print_values rebuilds the structures, or writes to the file object it holds
     it = iter(args)
     items = [repr(part) if part is not None else next(it) for part in attrs["parts"]]
     if attrs["sep"] != " ":
         items.append(f"sep={attrs['sep']!r}")
     if attrs["end"] != "\n":
         items.append(f"end={attrs['end']!r}")
+    if attrs.get("flush"):
+        items.append("flush=True")
     return f"print({', '.join(items)})"
 
 
 _register(Op("print", infer=lambda types, attrs: _UNIT, impl=print_values, emit=_print_source, effectful=True))
 
 
-def print_(*args: Any, sep: str = " ", end: str = "\n") -> None:
-    """Print now outside a trace; inside one, print at every run of the graph."""
+def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
+    """Print now outside a trace; inside one, print at every run of the graph.
+
+    `file` and `flush` are print's: None writes to whatever `sys.stdout` is when
+    the graph runs (so a later redirect is followed), a file object to that object.
+    """
     if current_graph() is None:
-        print(*(format_value(a) for a in args), sep=sep, end=end)
+        print(*(format_value(a) for a in args), sep=sep, end=end, file=file, flush=flush)
         return
     inputs: tuple = ()
     parts: list = []
@@ -115,7 +121,10 @@ def print_(*args: Any, sep: str = " ", end: str = "\n") -> None:
         inputs += data
         parts.append(shown if shown is not None else None if data else format_value(arg))
     parts = tuple(parts)
-    record("print", inputs, {"parts": parts, "sep": sep, "end": end})
+    attrs = {"parts": parts, "sep": sep, "end": end}
+    if file is not None or flush:  # the common print keeps its short attributes
+        attrs.update(file=file, flush=flush)
+    record("print", inputs, attrs)
 
 
 # -- py_function ---------------------------------------------------------------

@@ -1,5 +1,8 @@
 """ag.print, py_function and the staged assert: effects at every run, in order."""
 
+import io
+import sys
+
 import numpy as np
 import pytest
 
@@ -68,6 +71,24 @@ def test_print_with_only_constants_still_prints_every_run(capsys):
     fn(np.int64(1))
     fn(np.int64(1))
     assert capsys.readouterr().out == "Executing\nExecuting\n"
+
+
+def test_print_writes_to_the_file_it_is_given_at_every_run(capsys):
+    shown = io.StringIO()
+    print_("now", 1, file=shown)
+    graph = build(lambda x: (print_("x is", x, [x], file=shown, flush=True), x)[1], (np.int64, ()))
+    for run in (compile_graph(graph), lambda *a: interpret(graph, *a)):
+        run(np.int64(2))
+    assert shown.getvalue() == "now 1\nx is 2 [np.int64(2)]\nx is 2 [np.int64(2)]\n"
+    assert capsys.readouterr().out == ""
+
+
+def test_print_without_a_file_writes_to_stdout_as_it_is_when_the_graph_runs(capsys, monkeypatch):
+    fn = compile_graph(build(lambda x: (print_("x", x, flush=True), x)[1], (np.int64, ())))
+    redirected = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", redirected)
+    fn(np.int64(3))
+    assert redirected.getvalue() == "x 3\n"
 
 
 def test_py_function_runs_every_execution_on_numpy_values():
