@@ -3,12 +3,12 @@
 Inside converted control flow a name no binding reached yet holds
 `ag__.Undefined('n')`. Arithmetic on it raises as Python would, but a plain
 copy (`j = n`, `[n]`, `f(n)`) would not, so such reads are checked in place
-and raise UnboundLocalError where the original read does (the placeholder
-refuses `not`; there is deliberately no `ag__.ld` wrapping every read):
+and raise UnboundLocalError where the original read does (there is
+deliberately no `ag__.ld` wrapping every read):
 
     for i in range(2):                  def loop_body(i):
         if i > c:                           ...
-            n = 1                           j = ag__.not_(n) if ag__.is_undefined(n) else n
+            n = 1                           j = ag__.raise_unbound('n') if ag__.is_undefined(n) else n
         j = n
 """
 
@@ -128,12 +128,13 @@ _LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})
 
 
 def _checked(name: gast.Name) -> gast.expr:
-    """`(ag__.not_(n) if ag__.is_undefined(n) else n)`: the placeholder refuses `not`, as Python refuses the read."""
-    def ag(attr: str, arg: gast.Name) -> gast.Call:
+    """`(ag__.raise_unbound('n') if ag__.is_undefined(n) else n)`: the read Python refuses, refused."""
+    def ag(attr: str, arg: gast.expr) -> gast.Call:
         func = gast.Attribute(value=load_name("ag__"), attr=attr, ctx=gast.Load())
-        return gast.Call(func=func, args=[load_name(arg.id)], keywords=[])
+        return gast.Call(func=func, args=[arg], keywords=[])
 
-    checked = gast.IfExp(test=ag("is_undefined", name), body=ag("not_", name), orelse=name)
+    unbound = ag("raise_unbound", gast.Constant(value=name.id, kind=None))
+    checked = gast.IfExp(test=ag("is_undefined", load_name(name.id)), body=unbound, orelse=name)
     for node in gast.walk(checked):
         gast.copy_location(node, name)
     return checked

@@ -6,7 +6,13 @@ from runtime.operators.if_exp import if_exp
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.lists import list_append
 from runtime.operators.logical import and_, not_, or_
-from runtime.operators.undefined import Undefined, holds_undefined, is_undefined, value_or_undefined
+from runtime.operators.undefined import (
+    Undefined,
+    holds_undefined,
+    is_undefined,
+    raise_unbound,
+    value_or_undefined,
+)
 from runtime.operators.while_stmt import while_stmt
 
 __all__ = [
@@ -21,6 +27,7 @@ __all__ = [
     "Undefined",
     "is_undefined",
     "holds_undefined",
+    "raise_unbound",
     "value_or_undefined",
     "while_stmt",
 ]

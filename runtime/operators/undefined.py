@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-__all__ = ["Undefined", "is_undefined", "holds_undefined", "value_or_undefined"]
+__all__ = ["Undefined", "is_undefined", "holds_undefined", "raise_unbound", "value_or_undefined"]
 
 
 # The running Python's own words for reading an unbound local (they changed in 3.11).
@@ -54,6 +54,13 @@ for _name in (
 
 def is_undefined(value: object) -> bool:
     return isinstance(value, Undefined)
+
+
+def raise_unbound(symbol_name: str) -> object:
+    """Python's error for reading a local not yet bound: converted code checks a read that may be
+    one, `ag__.raise_unbound('n') if ag__.is_undefined(n) else n`, where copying the placeholder
+    (`j = n`) would not fail."""
+    raise UnboundLocalError(_UNBOUND.format(symbol_name))
 
 
 def holds_undefined(read: Callable[[], object]) -> bool:

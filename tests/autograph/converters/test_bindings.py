@@ -111,7 +111,7 @@ def test_a_read_before_any_binding_raises_as_python_does():
             assert_same(func, x)
         code = ag.to_code(func)
         assert "i = ag__.Undefined('i')" in code
-        assert "retval = ag__.not_(i) if ag__.is_undefined(i) else i" in code
+        assert "retval = ag__.raise_unbound('i') if ag__.is_undefined(i) else i" in code
 
 
 def read_after_a_loop_binding_it_in_its_own_scope(x):

@@ -18,7 +18,7 @@ def test_only_possibly_unbound_reads_are_checked():
     copy, later = fn.body[1], fn.body[2]
     check_reads(copy, frozenset({"n", "c"}), analyses)
     check_reads(later, frozenset({"n"}), analyses)
-    assert gast.unparse(copy).strip() == "j = [ag__.not_(n) if ag__.is_undefined(n) else n, c]"
+    assert gast.unparse(copy).strip() == "j = [ag__.raise_unbound('n') if ag__.is_undefined(n) else n, c]"
     assert gast.unparse(later).strip() == "k = lambda: n"  # read later, by its caller
 
 
@@ -46,14 +46,14 @@ def test_lazy_operands_of_logical_operators_are_checked():
     fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.and_(c, lambda: n)\n")
     check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
     text = gast.unparse(fn.body[1]).strip()
-    assert text == "j = ag__.and_(c, lambda: ag__.not_(n) if ag__.is_undefined(n) else n)"
+    assert text == "j = ag__.and_(c, lambda: ag__.raise_unbound('n') if ag__.is_undefined(n) else n)"
 
 
 def test_the_left_operand_of_a_logical_operator_is_checked():
     fn = parse("def f(c):\n    if c:\n        n = 1\n    j = ag__.or_([n], lambda: c)\n")
     check_reads(fn.body[1], frozenset({"n"}), analyze(fn))
     text = gast.unparse(fn.body[1]).strip()
-    assert text == "j = ag__.or_([ag__.not_(n) if ag__.is_undefined(n) else n], lambda: c)"
+    assert text == "j = ag__.or_([ag__.raise_unbound('n') if ag__.is_undefined(n) else n], lambda: c)"
 
 
 class _Opened:
