@@ -30,6 +30,7 @@ import numpy as np
 
 from runtime.backend import Backend, get_backend
 from runtime.errors import AutographError, StagingError
+from runtime.operators.in_place import check_unchanged, snapshot
 from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_state import (
     FlatState,
@@ -67,7 +68,7 @@ def staged_if(
     """Stage an if statement whose condition is a Tensor."""
     origin = user_origin()
     initial = get_state()
-    before = _in_place_snapshot(initial)
+    before = snapshot(initial)
 
     def run(branch: Callable[[], None], side: bool) -> Callable[[], tuple]:
         def outputs() -> tuple:
@@ -80,7 +81,7 @@ def staged_if(
                 if raised is None:
                     raise
                 raise raised from error
-            _check_in_place(names, initial, before, origin)
+            check_unchanged(names, initial, before, origin)
             return get_state()[:nouts]
 
         return outputs
@@ -380,31 +381,3 @@ def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> Sta
         f"assert (assert not <condition>, message raises InvalidArgumentError), or raise from "
         f"an ag.py_function."
     )
-
-
-def _in_place_snapshot(values: tuple) -> dict[int, Any]:
-    """What a branch may change in place: each list's length, a copy of each NumPy array."""
-    return {id(v): len(v) if isinstance(v, list) else v.copy() for v in values if isinstance(v, (list, np.ndarray))}
-
-
-def _check_in_place(names, initial, before, origin) -> None:
-    """A list appended to or a NumPy array changed in place (`a += 1`) in a branch: both are
-    traced, so the change would happen whatever the condition (it is undone)."""
-    for name, value in zip(names, initial):
-        if isinstance(value, list) and len(value) != before[id(value)]:
-            del value[before[id(value)]:]
-            raise rule_error(
-                f"the Python list '{name}' is changed in place inside a tensor-dependent if",
-                origin,
-                f"A graph cannot grow '{name}' on one path only: build a new list in both "
-                f"branches, or accumulate with ag.TensorArray.",
-            )
-        if isinstance(value, np.ndarray) and not np.array_equal(value, before[id(value)],
-                                                                equal_nan=value.dtype.kind in "fc"):
-            np.copyto(value, before[id(value)])
-            raise rule_error(
-                f"the NumPy array '{name}' is changed in place inside a tensor-dependent if",
-                origin,
-                f"Both branches are traced, so the change would happen whatever the condition: "
-                f"make a new array instead ({name} = {name} + 1 rather than {name} += 1).",
-            )
