@@ -21,6 +21,7 @@ __all__ = [
     "Result",
     "attempt",
     "time_call",
+    "time_calls",
     "time_fresh",
     "time_named_fresh",
     "result_to_json",
@@ -115,6 +116,28 @@ def time_call(fn: Callable[[], Any], config: Config) -> Stats:
             fn()
         samples.append((time.perf_counter_ns() - start) / inner / 1e9)
     return Stats.of(samples)
+
+
+def time_calls(fns: list[Callable[[], Any]], config: Config) -> list[Stats]:
+    """Steady-state seconds per call of each of `fns`, their repetitions interleaved.
+
+    Repetition k of every function runs before repetition k + 1 of any, so a
+    change in the machine's load during the measurement reaches all of them
+    alike and the ratios between them hold steadier than with one `time_call`
+    after another.
+    """
+    for fn in fns:
+        for _ in range(config.warmup):
+            fn()
+    inners = [_inner_count(fn, config) if config.min_rep_seconds > 0 else 1 for fn in fns]
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(config.reps):
+        for fn, inner, taken in zip(fns, inners, samples):
+            start = time.perf_counter_ns()
+            for _ in range(inner):
+                fn()
+            taken.append((time.perf_counter_ns() - start) / inner / 1e9)
+    return [Stats.of(taken) for taken in samples]
 
 
 def time_fresh(setup: Callable[[], Any], run: Callable[[Any], Any], config: Config) -> Stats:

@@ -10,6 +10,7 @@ from bench.harness import (
     result_from_json,
     result_to_json,
     time_call,
+    time_calls,
     time_fresh,
     time_named_fresh,
 )
@@ -28,6 +29,14 @@ def test_time_call_discards_warmups_and_repeats():
     assert stats.reps == 3
     assert 0 < stats.min <= stats.median <= stats.max
     assert len(calls) > TINY.reps + TINY.warmup
+
+
+def test_time_calls_interleaves_the_repetitions_of_its_functions():
+    order = []
+    config = Config(reps=3, warmup=1, min_rep_seconds=0.0)
+    first, second = time_calls([lambda: order.append("a"), lambda: order.append("b")], config)
+    assert first.reps == second.reps == 3
+    assert order == ["a", "b"] + ["a", "b"] * 3  # warm-ups, then one repetition of each in turn
 
 
 def test_full_config_measures_at_least_seven_repetitions():
