@@ -8,44 +8,19 @@ code is a StagingError that says what to do instead.
 
 from __future__ import annotations
 
-import dis
-import re
 import sys
 from typing import Any
 
 import numpy as np
 
+from runtime.concrete_use import COMPREHENSIONS, concrete_use_error, is_containment_test
 from runtime.errors import StagingError
 from runtime.graph import Graph, Node, leaked_error
 from runtime.origin import user_origin
-from runtime.trace_context import current_graph, graph_being_built
+from runtime.trace_context import graph_being_built
 from runtime.types import TensorType, dtype_label, type_of
 
 __all__ = ["Tensor", "record", "as_node", "constant_node"]
-
-# code names of the frames comprehensions run in (before Python 3.12 inlines them)
-_COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
-
-
-_CONTAINS_OP = dis.opmap.get("CONTAINS_OP")
-_COMPREHENSION = re.compile(r"[\[({][^\])}]*\bfor\b.*\bin\b")  # [v * 2 for v in x], on one line
-
-
-def _is_containment_test(frame: Any) -> bool:
-    """Whether `frame` is running an `in` / `not in` test (the bool of a Tensor it compared)."""
-    code = frame.f_code.co_code
-    return _CONTAINS_OP is not None and 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _CONTAINS_OP
-
-
-def _unconverted_fix(what: str, keyword: str, text: str) -> str | None:
-    """The fix for a Tensor used by a construct conversion leaves as Python (match, comprehensions)."""
-    if keyword in ("match", "case"):
-        return ("A match statement is not converted: its cases are tested in Python, while tracing. "
-                "Write them as if/elif tests of the Tensor (staged), or match on a Python value.")
-    if what == "iterator" and keyword != "for" and _COMPREHENSION.search(text):
-        return ("A comprehension is not converted: write it as a for loop (staged; append to a list "
-                "or write an ag.TensorArray), or compute it with whole-array NumPy (x * 2, x[x > 0]).")
-    return None
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
@@ -122,63 +97,40 @@ class Tensor:
 
     __str__ = __repr__
 
-    def _concrete_use(self, what: str, fix: str, statements: str = "") -> StagingError | TypeError:
-        """The error of a Python use of a value known only when the graph runs.
-
-        `statements`: the statements conversion stages for this use ("if or
-        while" for a bool, "for" for an iterator), kept on the error as
-        `converted_by` (the one the user's line starts with, when it does) so
-        that a Function traced without conversion can say that conversion
-        would have staged it.
-        """
-        origin = user_origin(3)
-        where = f" at {origin}" if origin is not None else ""
-        used = what if what.startswith("NumPy") else f"Python {what}"
-        if current_graph() is None:  # no graph will ever run it: its trace is over
-            return leaked_error(self.node, "leaked out of its trace", f" It is used as a {used}{where}.")
-        excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
-        keyword = origin.text.split(maxsplit=1)[0].rstrip(":") if origin is not None and origin.text.strip() else ""
-        unconverted = _unconverted_fix(what, keyword, origin.text if origin is not None else "")
-        fix = unconverted or fix
-        article = "an" if str(self.type)[0] in "aeiou" else "a"  # an int64[] Tensor
-        error = StagingError(
-            f"{article} {self.type} Tensor ({self.name}) was used as a {used}{where}; its value is "
-            f"known only when the graph runs.{excerpt}\n{fix}"
-        )
-        # a match or a comprehension: conversion would not stage it either
-        error.converted_by = "" if unconverted else keyword if keyword in statements.split() else statements
-        return error
-
     def __bool__(self) -> bool:
         caller = sys._getframe(1)
-        if _is_containment_test(caller):  # `x in [1, 2]`: list.__contains__ asks bool(x == item)
-            raise self._concrete_use(
-                "bool", "`in` and `not in` compare a Tensor with each item and test the result as a "
+        if is_containment_test(caller):  # `x in [1, 2]`: list.__contains__ asks bool(x == item)
+            raise concrete_use_error(
+                self, "bool", "`in` and `not in` compare a Tensor with each item and test the result as a "
                 "Python bool: write np.isin(x, items) (or np.any(x == items)) instead."
             )
-        if caller.f_code.co_name in _COMPREHENSIONS:  # the `if` of a comprehension
-            raise self._concrete_use(
-                "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
+        if caller.f_code.co_name in COMPREHENSIONS:  # the `if` of a comprehension
+            raise concrete_use_error(
+                self, "bool", "The `if` of a comprehension is not converted: write a for loop with an if "
                 "(staged), or select with a boolean mask (x[x > 0]) or np.where."
             )
-        raise self._concrete_use(
-            "bool", "Put the condition in converted code (ag.function converts if/while), "
+        raise concrete_use_error(
+            self, "bool", "Put the condition in converted code (ag.function converts if/while), "
             "or use ag.cond / ag.while_loop.", "if elif while assert"
         )
 
     def __index__(self) -> int:
-        raise self._concrete_use(
-            "int/index", "Index arrays and tensors with it, and a Python list through "
+        raise concrete_use_error(
+            self, "int/index", "Index arrays and tensors with it, and a Python list through "
             "np.stack(the_list)[i]; a number that decides a result's shape (np.linspace's num) "
             "must be a Python int, or use ag.py_function."
         )
 
     def __int__(self) -> int:
-        raise self._concrete_use("int", "Cast with t.astype(np.int64) (in converted code int(t) stages that).")
+        raise concrete_use_error(
+            self, "int", "Cast with t.astype(np.int64) (in converted code int(t) stages that)."
+        )
 
     def __float__(self) -> float:
-        raise self._concrete_use("float", "Cast with t.astype(np.float64) (in converted code float(t) stages "
-                                 "that), and use NumPy's functions (np.sqrt, not math.sqrt): they stage.")
+        raise concrete_use_error(
+            self, "float", "Cast with t.astype(np.float64) (in converted code float(t) stages that), "
+            "and use NumPy's functions (np.sqrt, not math.sqrt): they stage."
+        )
 
     def __round__(self, ndigits: int | None = None) -> Tensor:
         """round(t) of a 0-d tensor, as of a NumPy scalar: an int64 without digits (Python's
@@ -191,24 +143,32 @@ class Tensor:
         return np.round(self, ndigits)
 
     def __iter__(self):
-        raise self._concrete_use(
-            "iterator", "Iterate over it in a for loop inside converted code (it becomes a staged loop).",
+        raise concrete_use_error(
+            self, "iterator", "Iterate over it in a for loop inside converted code (it becomes a staged loop).",
             "for",
         )
 
     def __len__(self) -> int:
         if self.shape and self.shape[0] is not None:
             return self.shape[0]
-        raise self._concrete_use("length", "Use np.shape(t)[0] inside the graph.")
+        raise concrete_use_error(self, "length", "Use np.shape(t)[0] inside the graph.")
+
+    def __copy__(self) -> Tensor:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        """Itself: a staged value never changes, so a copy is the same value. Copying the node
+        would copy its graph, and the copy would belong to no trace (`best = deepcopy(params)`)."""
+        return self
 
     def __hash__(self) -> int:
         """Refused, as TensorFlow refuses: `x in {1, 2}` would compare identities and be False
         whatever x holds when the graph runs. A TypeError, as for any unhashable value."""
-        if _is_containment_test(sys._getframe(1)):
+        if is_containment_test(sys._getframe(1)):
             fix = "Write np.isin(x, items) (or np.any(x == items)) to test membership in the graph."
         else:
             fix = "Key the dict or set by a Python value, or by id(t) for the Tensor object itself."
-        staged = self._concrete_use("set member or dict key", fix)
+        staged = concrete_use_error(self, "set member or dict key", fix)
         if isinstance(staged, TypeError):  # leaked out of its trace
             raise staged
         raise TypeError(str(staged)) from None
@@ -227,8 +187,8 @@ class Tensor:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         # np.float32(t) asks for an array of its dtype: the cast a program meant stages as astype
         cast = "" if dtype is None else f" To cast it, write .astype(np.{np.dtype(dtype).name}) on it."
-        raise self._concrete_use(
-            "NumPy array",
+        raise concrete_use_error(
+            self, "NumPy array",
             f"NumPy made an array of it (np.asarray, np.array, or a scalar type such as np.float64(t)).{cast} "
             "Apply NumPy functions to it instead (they stage), or use ag.py_function.",
         )
@@ -270,8 +230,8 @@ class Tensor:
         return stage_index(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        raise self._concrete_use(
-            "mutable array", "Staged tensors are immutable: build a new one, e.g. with np.where, "
+        raise concrete_use_error(
+            self, "mutable array", "Staged tensors are immutable: build a new one, e.g. with np.where, "
             "or use an ag.TensorArray / ag.Variable."
         )
 
@@ -357,13 +317,13 @@ class Tensor:
         return record("cast", (self,), {"dtype": np.dtype(dtype)})
 
     def item(self, *args: Any) -> Any:
-        raise self._concrete_use(
-            "scalar (.item())", "Keep computing with the tensor (index it: t[()] or t[i]), "
+        raise concrete_use_error(
+            self, "scalar (.item())", "Keep computing with the tensor (index it: t[()] or t[i]), "
             "or use ag.py_function for code that needs Python numbers."
         )
 
     def tolist(self) -> Any:
-        raise self._concrete_use("list (.tolist())", "Use ag.py_function for code that needs Python lists.")
+        raise concrete_use_error(self, "list (.tolist())", "Use ag.py_function for code that needs Python lists.")
 
 
 def constant_node(value: Any, graph: Graph) -> Node:

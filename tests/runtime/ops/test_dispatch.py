@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import operator
 
 import numpy as np
@@ -174,6 +175,20 @@ def test_concrete_use_shows_the_users_line():
     lines = str(info.value).splitlines()
     assert f"{__file__}:" in lines[0] and lines[1].endswith("stage(lambda t: 1 if t else 0, [np.int64(1)])")
     assert lines[-1].startswith("Put the condition in converted code")
+
+
+def test_a_copy_of_a_tensor_is_the_tensor_itself():
+    """A staged value never changes: copy.copy and copy.deepcopy (of a structure holding one, as
+    `best = copy.deepcopy(params)`) keep it, rather than a copy of its graph that no trace owns."""
+    def copies(t):
+        params = {"w": t, "b": [t * 2]}
+        best = copy.deepcopy(params)
+        if isinstance(t, Tensor):  # check runs it on NumPy arrays too, which copy
+            assert best["w"] is t and best["b"][0] is params["b"][0]
+            assert copy.copy(t) is t
+        return best["b"][0] + best["w"]
+
+    check(copies, F)
 
 
 def test_unsupported_ufunc_methods():
