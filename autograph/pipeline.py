@@ -2,6 +2,7 @@
 
     census (one walk: names, pass triggers, syntax checks)
     -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
+    -> ifs whose branches only return become conditional expressions (conditional_returns)
     -> nested functions (each converted on its own)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional expressions -> and/or, not, chains and calls (one walk: `_FUSED`)
@@ -39,6 +40,7 @@ from autograph.converters import (
     call_trees,
     catching,
     conditional_expressions,
+    conditional_returns,
     continue_statements,
     control_flow,
     directives,
@@ -118,6 +120,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if census.found & _BLOCKS and census.found & _MARKED:
         # before the jump passes add flags and blocks of their own: the user's try/with blocks only
         ctx.within = catching.expressions_within(fn, ctx)
+    if census.branches and "return" in census.found and conditional_returns.transform(fn, ctx):
+        census = take_census(fn)  # ifs and returns became conditional expressions
     if not census.branches and not census.functions and not census.found & _JUMPS:
         # no if/while/for now or after the passes: nothing for the analyses and control flow to do
         _run_passes(fn, ctx, _needed_passes(fn, census))

@@ -1,7 +1,9 @@
 """conditional_expressions: `x if c else y` -> `ag__.if_exp(c, lambda: x, lambda: y, "c")`.
 
 Both branches stay lazy; the last argument is the condition's source text,
-used in error messages about a staged conditional expression. One inside a
+used in error messages about a staged conditional expression, or 'return'
+for one that conditional_returns made of an if whose branches return (its
+errors then speak of the if and the function's return value). One inside a
 try or with block names it (`within=('try', 12)`, see catching).
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.catching import within_keyword
+from autograph.converters.conditional_returns import RETURNED
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, binds_or_suspends, rewrite_expressions
 from autograph.source.origins import inherit_location
@@ -27,7 +30,7 @@ class _IfExps:
         if binds_or_suspends([node.body, node.orelse]):
             return node
         self.ctx.lazy_operands = True
-        text = gast.unparse(node.test).strip()
+        text = RETURNED if id(node) in self.ctx.returned else gast.unparse(node.test).strip()
         new = replace_expr(
             "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
             test=node.test,

@@ -78,6 +78,10 @@ class Context:
     # whether the function may hold a lazy operator call (`ag__.if_exp`, `and_`, `or_`): set by the
     # passes that write one; the pipeline starts it False unless the user's code names `ag__` itself
     lazy_operands: bool = True
+    # the conditional expressions conditional_returns made of returning ifs: their if_exp calls say
+    # 'return' where others give the condition's text, so a staged error speaks of the if (the node
+    # is held, so its id is not reused)
+    returned: dict[int, gast.IfExp] = field(default_factory=dict)
 
     def within_of(self, node: gast.AST) -> tuple[str, int] | None:
         """The innermost try/with (keyword, user line) that may catch what `node` raises, if marked."""

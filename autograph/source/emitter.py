@@ -6,7 +6,15 @@
 
 The text is what `ast.unparse` prints for the same tree (precedence,
 quoting and layout alike) except that no blank line is put before a nested
-def or class. Printing from gast directly spares converting the whole tree
+def or class, and that a return (or the `retval =` it was lowered to) of an
+`ag__.if_exp` whose values come from other lines than its test puts each
+value on a line of its own, mapped to the user's line it came from:
+
+    return ag__.if_exp(x > 0,        # the if's line
+        lambda: 1,                   # its `return 1`
+        lambda: 0, 'return')         # the `return 0` after it
+
+Printing from gast directly spares converting the whole tree
 to `ast` first, and knowing the line each statement is written on spares
 parsing the text again to build the source map.
 """
@@ -178,6 +186,9 @@ class _Writer:
         self.fill(self.expr(node.value, YIELD), node)
 
     def assign(self, node: gast.Assign) -> None:
+        if len(node.targets) == 1 and _spread(node.value):  # a lowered return: `retval = ag__.if_exp(...)`
+            self.spread(self.if_exp_lines(node.value, self.expr(node.targets[0], TUPLE) + " = "), node)
+            return
         if len(node.targets) == 1:
             targets = self.expr(node.targets[0], TUPLE) + " = "
         else:
@@ -196,7 +207,34 @@ class _Writer:
         self.fill(f"{target}: {self.expr(node.annotation)}{value}", node)
 
     def return_stmt(self, node: gast.Return) -> None:
+        if node.value is not None and _spread(node.value):
+            self.spread(self.if_exp_lines(node.value, "return "), node)
+            return
         self.fill("return " + self.expr(node.value) if node.value else "return", node)
+
+    def spread(self, lines: list[tuple[str, int | None]], node: gast.stmt) -> None:
+        """One statement over `lines`, each mapped to its own user line (the first to `node`'s)."""
+        (first, _), *rest = lines
+        self.fill(first, node)
+        for text, lineno in rest:
+            if lineno is not None:
+                self.starts.append((self.line, lineno))
+            self.lines.append(self.indent + text)
+            self.line += 1
+
+    def if_exp_lines(self, call: gast.Call, head: str, indent: str = "    ") -> list[tuple[str, int | None]]:
+        """`ag__.if_exp(test, lambda: a, lambda: b, text)` with each lambda on its own line."""
+        test, if_true, if_false, *rest = call.args
+        tail = ", ".join([self.expr(arg) for arg in rest] + [self.expressions.keyword(k) for k in call.keywords])
+        lines = [(f"{head}{self.expr(call.func)}({self.expr(test)},", call.lineno)]
+        lines.append((f"{indent}lambda: {self.expr(if_true.body)},", if_true.body.lineno))
+        if _spread(if_false.body):
+            inner = self.if_exp_lines(if_false.body, indent + "lambda: ", indent + "    ")
+            text, lineno = inner[-1]
+            lines += inner[:-1] + [(f"{text}, {tail})", lineno)]
+        else:
+            lines.append((f"{indent}lambda: {self.expr(if_false.body)}, {tail})", if_false.body.lineno))
+        return lines
 
     def delete(self, node: gast.Delete) -> None:
         self.fill("del " + ", ".join([self.expr(t) for t in node.targets]), node)
@@ -229,6 +267,23 @@ class _Writer:
 
     def type_alias(self, node: gast.AST) -> None:
         self.fill(f"type {self.expr(node.name)}{self.type_params(node)} = {self.expr(node.value)}", node)
+
+
+def _spread(value: gast.expr) -> bool:
+    """Whether `value` is an `ag__.if_exp` call whose values come from other lines than its test
+    (a chain of returns, see conditional_returns): printed one value a line, so each maps to its own."""
+    if type(value) is not gast.Call or len(value.args) < 4:
+        return False
+    func = value.func
+    if type(func) is not gast.Attribute or func.attr != "if_exp" or type(func.value) is not gast.Name:
+        return False
+    if func.value.id != "ag__":
+        return False
+    if_true, if_false = value.args[1], value.args[2]
+    if type(if_true) is not gast.Lambda or type(if_false) is not gast.Lambda:
+        return False
+    line = getattr(value, "lineno", None)
+    return any(getattr(side.body, "lineno", line) != line for side in (if_true, if_false))
 
 
 def _alias(node: gast.alias) -> str:

@@ -95,6 +95,10 @@ class Expressions:
             parts.extend([self._keyword(k, TEST) for k in node.keywords])
         return f"{self.text(node.func, ATOM)}({', '.join(parts)})"
 
+    def keyword(self, node: gast.keyword) -> str:
+        """A call's keyword argument (`within=('try', 3)`, `**options`)."""
+        return self._keyword(node, TEST)
+
     def _keyword(self, node: gast.keyword, prec: int) -> str:
         value = self.text(node.value)
         return "**" + value if node.arg is None else f"{node.arg}={value}"

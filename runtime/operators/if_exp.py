@@ -25,7 +25,7 @@ def if_exp(
         if cond is False:
             return if_false()
         if isinstance(cond, Tensor):
-            from runtime.operators.staged_if import staged_if_exp
+            from runtime.operators.staged_if_exp import staged_if_exp
 
             refuse_if_within(within, "conditional expression")
             return staged_if_exp(cond, if_true, if_false, expr_repr)

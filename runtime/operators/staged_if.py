@@ -1,4 +1,4 @@
-"""Staged `if` and `a if c else b`: one cond with both branches traced once.
+"""Staged `if`: one cond with both branches traced once (conditional expressions: staged_if_exp).
 
 Each branch runs from the same starting state (`set_state(initial)`, then
 the branch, then `get_state()`); the first `nouts` names are the outputs.
@@ -31,7 +31,6 @@ import numpy as np
 from runtime.backend import Backend, get_backend
 from runtime.errors import AutographError, StagingError
 from runtime.operators.in_place import check_unchanged, snapshot
-from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_state import (
     FlatState,
     describe,
@@ -46,9 +45,9 @@ from runtime.operators.staged_state import (
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.origin import Origin, map_location, user_origin
 
-__all__ = ["staged_if", "staged_if_exp"]
+__all__ = ["BRANCH", "raise_in_branch", "stage_branches", "staged_if"]
 
-_BRANCH = {True: "true branch", False: "false branch"}
+BRANCH = {True: "true branch", False: "false branch"}
 # A staged `a and b` is `b if a else a`, and `a or b` is `a if a else b`: what each side is.
 _OPERANDS = {
     "'and'": {True: "right operand", False: "left operand"},
@@ -76,8 +75,8 @@ def staged_if(
             try:
                 branch()
             except Exception as error:
-                raised = _raise_in_branch(error, side, origin) or unbound_read(
-                    error, f"the {_BRANCH[side]} of the tensor-dependent if", origin, "if")
+                raised = raise_in_branch(error, side, origin) or unbound_read(
+                    error, f"the {BRANCH[side]} of the tensor-dependent if", origin, "if")
                 if raised is None:
                     raise
                 raise raised from error
@@ -86,38 +85,8 @@ def staged_if(
 
         return outputs
 
-    results = _stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if")
+    results = stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if")
     set_state(tuple(results) + tuple(initial[nouts:]))
-
-
-def staged_if_exp(
-    cond: Any, if_true: Callable[[], object], if_false: Callable[[], object], expr_repr: str
-) -> object:
-    """Stage `a if cond else b` whose condition is a Tensor."""
-    origin = user_origin()
-    logical = expr_repr in ("and", "or")  # a staged and/or comes here as `b if a else a`
-    part = "the left operand" if logical else "the condition"
-    construct = expr_repr if logical else "conditional expression"
-    require_one_value(get_backend(cond).type_of(cond), origin, part, construct)
-
-    def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
-        def run() -> tuple:
-            try:
-                return (fn(),)
-            except NameError as error:
-                part = (f"the right operand of the tensor-dependent {expr_repr}"
-                        if expr_repr in ("and", "or")
-                        else f"the {_BRANCH[side]} of the tensor-dependent conditional expression")
-                raised = unbound_read(error, part, origin, "expression")
-                if raised is None:
-                    raise
-                raise raised from error
-
-        return run
-
-    what = f"'{expr_repr}'" if logical else construct
-    (result,) = _stage_branches(cond, traced(if_true, True), traced(if_false, False), (expr_repr,), origin, what)
-    return result
 
 
 class _Branches:
@@ -126,7 +95,7 @@ class _Branches:
     def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend,
                  may_swap: bool) -> None:
         self.names, self.origin, self.what, self.backend = names, origin, what, backend
-        self.sides = _OPERANDS.get(what, _BRANCH)
+        self.sides = _OPERANDS.get(what, BRANCH)
         self.may_swap = may_swap
         self.first: tuple[bool, FlatState] | None = None
         self.second: FlatState | None = None
@@ -337,7 +306,7 @@ def _fits(value: object, dtype: np.dtype) -> bool:
         return False
 
 
-def _stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
+def stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
     backend = get_backend(cond)
     order = ((True, true_fn), (False, false_fn))
     try:
@@ -357,7 +326,7 @@ def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -
     return branches.merge(outputs)
 
 
-def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
+def raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
     """A user's `raise` reached while a branch is traced: it would fail every trace.
 
     `if x <= 0: raise ValueError(...)` on a tensor `x` raises while tracing whatever
@@ -375,7 +344,7 @@ def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> Sta
     where = f" at {origin}" if origin is not None else ""
     shown = f"{type(error).__name__}({str(error)!r})"
     return StagingError(
-        f"the {_BRANCH[side]} of the tensor-dependent if{where} raises {shown} while it is "
+        f"the {BRANCH[side]} of the tensor-dependent if{where} raises {shown} while it is "
         f"traced: a staged if traces both branches whatever the value, so the raise happens "
         f"at every trace\n{site.excerpt()}\nCheck the condition when the graph runs with an "
         f"assert (assert not <condition>, message raises InvalidArgumentError), or raise from "

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.operators.staged_if import staged_if_exp
+from runtime.operators.staged_if_exp import staged_if_exp
 
 __all__ = ["staged_and", "staged_or", "staged_not"]
 
