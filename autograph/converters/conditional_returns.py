@@ -1,7 +1,7 @@
 """conditional_returns: an `if` whose branches only return becomes one return of a conditional expression.
 
     def sign(x):                     def sign(x):
-        if x > 0:                        return 1 if x > 0 else (-1 if x < 0 else 0)
+        if x > 0:                        return 1 if x > 0 else -1 if x < 0 else 0
             return 1
         elif x < 0:         ->
             return -1
