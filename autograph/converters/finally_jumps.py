@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.analysis.traversal import Transformer, statements
+from autograph.analysis.traversal import BLOCK_FIELDS, Transformer, statements
 from autograph.converters.context import Context
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace
@@ -132,7 +132,7 @@ def cancel_pending(fn: gast.FunctionDef, ctx: Context) -> None:
     set_aside: dict[int, list[str]] = {}  # a try -> the names holding its pending flags
     for reset, try_ in ctx.finally_jumps:
         blocks = [try_.body, try_.orelse, *(handler.body for handler in try_.handlers)]
-        pending = _flags_set(blocks, set_true)
+        pending = _pending_flags(blocks, set_true)
         if pending and id(try_) not in set_aside:
             set_aside[id(try_)] = _set_aside(try_, pending, ctx)
         # before the jump's own flag, which may be one of them; the jump cancels the pending ones
@@ -183,6 +183,31 @@ def _set_aside(try_: gast.Try, pending: list[str], ctx: Context) -> list[str]:
     try_.finalbody[:0] = before
     try_.finalbody += after
     return names
+
+
+def _pending_flags(blocks: list[list[gast.stmt]], set_true: set[int]) -> list[str]:
+    """The flags a jump may leave set when a try's finally block starts, set under `blocks`.
+
+    A return's anywhere; a break's or continue's only outside the loops nested
+    in `blocks` (a loop's `else:` is outside it): those leave their own loop,
+    which has ended, and their flag may never have been bound on the way in.
+    """
+    found = set()
+    stack = [(stmt, False) for block in blocks for stmt in block]
+    while stack:
+        node, in_loop = stack.pop()
+        if id(node) in set_true:
+            flag = node.targets[0].id
+            if not in_loop or flag.startswith("do_return"):
+                found.add(flag)
+        if isinstance(node, _SCOPES):
+            continue
+        for field in BLOCK_FIELDS[type(node)]:
+            inner = getattr(node, field, None)
+            if type(inner) is list:
+                nested = in_loop or (field == "body" and isinstance(node, (gast.For, gast.While)))
+                stack.extend((child, nested) for child in inner)
+    return sorted(found)
 
 
 def _flags_exiting(block: list[gast.stmt], set_true: set[int]) -> list[str]:

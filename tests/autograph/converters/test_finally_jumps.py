@@ -109,6 +109,24 @@ def test_a_pending_return_leaves_the_finally_blocks_own_guards_alone():
         assert_same(finally_raises_unless_it_returns, a, b)
 
 
+def loop_in_handler_then_finally_returns(x, xs):
+    try:
+        if x:
+            raise KeyError(x)
+    except KeyError:
+        for v in xs:
+            if v:
+                break
+    finally:
+        return x  # noqa: B012 - drops the exception in flight
+
+
+def test_a_break_flag_of_a_loop_inside_the_try_is_not_pending_at_its_finally():
+    # the loop's flag is bound only when the handler runs: setting it aside read it unbound
+    for x, xs in ((0, []), (1, []), (1, [0, 1]), (1, [0])):
+        assert_same(loop_in_handler_then_finally_returns, x, xs)
+
+
 def test_jumps_in_finally_match_python():
     for n in (0, 2, 4):
         assert_same(swallowing, n)

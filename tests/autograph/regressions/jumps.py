@@ -359,4 +359,24 @@ JUMPS: list[tuple[str, list[tuple]]] = [
         """,
         [(0.0, []), (0.0, [1])],
     ),
+    # A break flag of a loop inside a try's handler is not pending when the finally block
+    # starts: a finally block with a return of its own read it unbound (fuzz seed 1125042341).
+    (
+        """
+        def f(x):
+            try:
+                w0 = 0
+                while w0 < 1:
+                    w0 += 1
+                    return
+            except ZeroDivisionError:
+                if x < -2:
+                    for i in range(0):
+                        break
+            finally:
+                return
+            return
+        """,
+        [(0.0,), (-3.0,)],
+    ),
 ]
