@@ -45,7 +45,7 @@ from runtime.operators.staged_state import (
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.origin import Origin, map_location, user_origin
 
-__all__ = ["BRANCH", "raise_in_branch", "stage_branches", "staged_if"]
+__all__ = ["BRANCH", "branch_error", "stage_branches", "staged_if"]
 
 BRANCH = {True: "true branch", False: "false branch"}
 # A staged `a and b` is `b if a else a`, and `a or b` is `a if a else b`: what each side is.
@@ -75,8 +75,7 @@ def staged_if(
             try:
                 branch()
             except Exception as error:
-                raised = raise_in_branch(error, side, origin) or unbound_read(
-                    error, f"the {BRANCH[side]} of the tensor-dependent if", origin, "if")
+                raised = branch_error(error, side, origin)
                 if raised is None:
                     raise
                 raise raised from error
@@ -326,7 +325,14 @@ def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -
     return branches.merge(outputs)
 
 
-def raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
+def branch_error(error: Exception, side: bool, origin: Origin | None) -> Exception | None:
+    """What an error raised while a branch of a tensor-dependent if is traced becomes: a `raise`
+    of the user's, or a read of a name the branch has not bound; None when it passes unchanged."""
+    return _raise_in_branch(error, side, origin) or unbound_read(
+        error, f"the {BRANCH[side]} of the tensor-dependent if", origin, "if")
+
+
+def _raise_in_branch(error: Exception, side: bool, origin: Origin | None) -> StagingError | None:
     """A user's `raise` reached while a branch is traced: it would fail every trace.
 
     `if x <= 0: raise ValueError(...)` on a tensor `x` raises while tracing whatever

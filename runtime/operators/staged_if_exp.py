@@ -14,7 +14,7 @@ from typing import Any
 
 from runtime.backend import get_backend
 from runtime.operators.staged_condition import require_one_value
-from runtime.operators.staged_if import BRANCH, raise_in_branch, stage_branches
+from runtime.operators.staged_if import BRANCH, branch_error, stage_branches
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.origin import Origin, user_origin
 
@@ -66,8 +66,7 @@ def _staged_return(
             try:
                 return (fn(),)
             except Exception as error:
-                raised = raise_in_branch(error, side, origin) or unbound_read(
-                    error, f"the {BRANCH[side]} of the tensor-dependent if", origin, "if")
+                raised = branch_error(error, side, origin)
                 if raised is None:
                     raise
                 raise raised from error
