@@ -6,9 +6,10 @@
 
 The text is what `ast.unparse` prints for the same tree (precedence,
 quoting and layout alike) except that no blank line is put before a nested
-def or class, and that a return (or the `retval =` it was lowered to) of an
-`ag__.if_exp` whose values come from other lines than its test puts each
-value on a line of its own, mapped to the user's line it came from:
+def or class, and that a return or a one-target assignment (`retval = ...`,
+a lowered return) of an `ag__.if_exp` whose values come from other lines
+than its test puts each value on a line of its own, mapped to the user's
+line it came from:
 
     return ag__.if_exp(x > 0,        # the if's line
         lambda: 1,                   # its `return 1`
@@ -186,7 +187,7 @@ class _Writer:
         self.fill(self.expr(node.value, YIELD), node)
 
     def assign(self, node: gast.Assign) -> None:
-        if len(node.targets) == 1 and _spread(node.value):  # a lowered return: `retval = ag__.if_exp(...)`
+        if len(node.targets) == 1 and _spread(node.value) and not _type_comment(node):
             self.spread(self.if_exp_lines(node.value, self.expr(node.targets[0], TUPLE) + " = "), node)
             return
         if len(node.targets) == 1:
