@@ -106,16 +106,8 @@ def _inner_count(fn: Callable[[], Any], config: Config) -> int:
 
 def time_call(fn: Callable[[], Any], config: Config) -> Stats:
     """Steady-state seconds per call of `fn()`."""
-    for _ in range(config.warmup):
-        fn()
-    inner = _inner_count(fn, config) if config.min_rep_seconds > 0 else 1
-    samples = []
-    for _ in range(config.reps):
-        start = time.perf_counter_ns()
-        for _ in range(inner):
-            fn()
-        samples.append((time.perf_counter_ns() - start) / inner / 1e9)
-    return Stats.of(samples)
+    (stats,) = time_calls([fn], config)
+    return stats
 
 
 def time_calls(fns: list[Callable[[], Any]], config: Config) -> list[Stats]:
