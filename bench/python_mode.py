@@ -2,8 +2,10 @@
 
 Loop-heavy scalar code from the corpus runs original, converted by us
 (`ag.convert`) and converted by TensorFlow (`tf.autograph.to_graph`), all
-called with Python ints, so every operator takes its Python path. Then the
-cost of `converted_call` on a user function that is already converted.
+called with Python ints, so every operator takes its Python path. Beside
+ours, the same converted code with bare operators (bench/bare_operators.py):
+what the generated code's shape costs before any operator does its work.
+Then the cost of `converted_call` on a user function that is already converted.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from bench.bare_operators import bare_copy
 from bench.corpus import load_numerics
 from bench.corpus.inputs import python_mode_args
 from bench.harness import Config, Result, Stats, attempt, time_call, time_calls
@@ -32,16 +35,19 @@ def converted_call_function() -> Callable[..., Any]:
     return importlib.import_module("autograph.converted_call").converted_call
 
 
-def _measure_converted(func: Callable, args: tuple, config: Config) -> tuple[Stats, Stats]:
-    """(original, converted), their repetitions interleaved (see time_calls)."""
+def _measure_converted(func: Callable, args: tuple, config: Config) -> tuple[Stats, Stats, Stats]:
+    """(original, converted, converted with bare operators), their repetitions interleaved
+    (see time_calls)."""
     import autograph as ag
 
     converted = ag.convert(func)
-    expected, got = func(*args), converted(*args)
-    if got != expected:
-        raise AssertionError(f"converted code returned {got!r}, the original {expected!r}")
-    original, ours = time_calls([lambda: func(*args), lambda: converted(*args)], config)
-    return original, ours
+    bare = bare_copy(converted)
+    expected = func(*args)
+    for side, got in (("converted code", converted(*args)), ("bare operators", bare(*args))):
+        if got != expected:
+            raise AssertionError(f"{side} returned {got!r}, the original {expected!r}")
+    original, ours, shape = time_calls([lambda: func(*args), lambda: converted(*args), lambda: bare(*args)], config)
+    return original, ours, shape
 
 
 def _measure_converted_call(func: Callable, config: Config) -> tuple[Stats, Stats]:
@@ -54,24 +60,26 @@ def _measure_converted_call(func: Callable, config: Config) -> tuple[Stats, Stat
     return plain, ours
 
 
-def _paired(measured: object, original: Callable[[], Stats]) -> tuple[Result, Result]:
-    """A failed or unbuilt side is Missing; the original is then timed on its own."""
+def _paired(measured: object, original: Callable[[], Stats]) -> tuple[Result, ...]:
+    """A failed or unbuilt side is Missing (as are the bare operators then); the original is
+    then timed on its own."""
     if isinstance(measured, tuple):
         return measured
-    return original(), measured
+    return original(), measured, measured
 
 
-def measure_ours(config: Config) -> dict[str, tuple[Result, Result]]:
-    """(original, converted) seconds per call for each case and for converted_call."""
+def measure_ours(config: Config) -> dict[str, tuple[Result, ...]]:
+    """Seconds per call: (original, converted, bare operators) for each case, (plain call,
+    converted_call) for converted_call."""
     module = load_numerics()
-    results: dict[str, tuple[Result, Result]] = {}
+    results: dict[str, tuple[Result, ...]] = {}
     for name, args in python_mode_args(config.quick).items():
         func = getattr(module, name)
         measured = attempt(lambda func=func, args=args: _measure_converted(func, args, config))
         results[f"{name}{args}"] = _paired(measured, lambda func=func, args=args: time_call(lambda: func(*args), config))
     affine = module.affine
     measured = attempt(lambda: _measure_converted_call(affine, config))
-    results[CALL_KEY] = _paired(measured, lambda: time_call(lambda: affine(3.0), config))
+    results[CALL_KEY] = _paired(measured, lambda: time_call(lambda: affine(3.0), config))[:2]
     return results
 
 
@@ -82,17 +90,21 @@ def run(config: Config, peers: Peers | None = None) -> Section:
         TITLE,
         "Corpus functions called with Python ints: original, converted by `ag.convert`, "
         "converted by `tf.autograph.to_graph` (same functions, same arguments). The original's "
-        "and ours' repetitions alternate, so both see the same machine load.",
+        "and ours' repetitions alternate, so both see the same machine load. \"Shape\" is our "
+        "converted code run with bare operators (bench/bare_operators.py), which do only what "
+        "Python's own statements do: what the generated code costs before any operator works.",
         ["case", "original", "ours (converted)", "TensorFlow (converted)",
-         "ours / original (target ≤ 4x)", "TF / original"],
+         "ours / original (target ≤ 4x)", "shape / original", "TF / original"],
     )
-    for key, (original, converted) in ours.items():
+    for key, measured in ours.items():
         if key == CALL_KEY:
             continue
+        original, converted, shape = measured
         tf = peer.result(key)
         section.rows.append([
             key, cell(original), cell(converted), cell(tf),
             ratio_cell(ratio(converted, original), lambda r: r <= RATIO_TARGET),
+            ratio_cell(ratio(shape, original)),
             ratio_cell(ratio(tf, original)),
         ])
         section.note_missing("ours", key, converted)
