@@ -185,6 +185,18 @@ class Variable:
             )
         self._value = np.asarray(value, dtype=self.dtype)
 
+    def __copy__(self) -> Variable:
+        """The Variable itself, as in TensorFlow: a copy would be a second Variable, which
+        only `copy.deepcopy` makes."""
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Variable:
+        """A new Variable holding the current value, made as `Variable(v)` makes one: inside a
+        trace it is created there, under the rule that only a first trace may create Variables."""
+        copied = Variable(self if current_graph() is not None else self._current(), self.dtype, self.name)
+        memo[id(self)] = copied
+        return copied
+
     # -- reading and writing (staged inside a trace) ---------------------
     def __autograph_tensor__(self) -> Tensor:
         origin = user_origin(2)

@@ -85,3 +85,31 @@ def test_a_variable_created_at_every_call_from_a_staged_value_is_refused():
 
     with pytest.raises(ValueError, match="creates Variables in every trace"):
         fn(np.float64(1.0))
+
+
+def test_a_deep_copy_of_a_variable_is_a_variable_created_in_the_function():
+    import copy
+
+    v = ag.Variable(1.0)
+
+    @ag.function
+    def every_call(x):
+        return copy.deepcopy(v).assign_add(x).read_value()
+
+    with pytest.raises(ValueError, match="creates Variables in every trace"):
+        every_call(np.float64(1.0))
+
+    class Model:
+        def __init__(self):
+            self.w = None
+
+        @ag.function
+        def __call__(self, x):
+            if self.w is None:
+                self.w = copy.deepcopy(v)
+            return self.w.assign_add(x).read_value()
+
+    model = Model()
+    assert model(np.float64(2.0)) == 3.0
+    assert model(np.float64(2.0)) == 5.0
+    assert v.numpy() == 1.0

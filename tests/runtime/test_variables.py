@@ -170,3 +170,35 @@ def test_a_returned_variable_value_is_a_copy():
     out += 1
     np.testing.assert_array_equal(v.numpy(), [0.0, 0.0])
 
+
+
+def test_copy_is_the_variable_and_deepcopy_a_new_one_with_the_value():
+    import copy
+
+    v = Variable(np.float32(1.5), name="w")
+    assert copy.copy(v) is v
+    twin = copy.deepcopy(v)
+    assert twin is not v and (twin.name, twin.dtype, twin.numpy()) == ("w", np.float32, 1.5)
+    twin.assign(4.0)
+    assert v.numpy() == 1.5
+    pair = copy.deepcopy([v, v])  # the memo keeps one object one object
+    assert pair[0] is pair[1] and pair[0] is not v
+
+
+def test_deepcopy_in_a_trace_creates_a_variable_there():
+    import copy
+
+    v = Variable(2.0)
+    made = []
+
+    def f(x):
+        with creation_scope() as created:
+            twin = copy.deepcopy(v)
+        made.extend(created)
+        return twin.assign_add(x).read_value() + v
+
+    run = compile_graph(build(f, (np.float64, ())))
+    assert made and made[0] is not v
+    assert run(np.float64(1.0))[0] == 5.0  # the copy starts at 2 and becomes 3; v stays 2
+    assert run(np.float64(1.0))[0] == 6.0
+    assert v.numpy() == 2.0
