@@ -96,8 +96,9 @@ def test_a_deep_copy_of_a_variable_is_a_variable_created_in_the_function():
     def every_call(x):
         return copy.deepcopy(v).assign_add(x).read_value()
 
-    with pytest.raises(ValueError, match="creates Variables in every trace"):
+    with pytest.raises(ValueError, match="creates Variables in every trace") as raised:
         every_call(np.float64(1.0))
+    assert "copy.deepcopy(v).assign_add(x)" in "".join(raised.value.__notes__)  # the user's line, not copy.py's
 
     class Model:
         def __init__(self):
