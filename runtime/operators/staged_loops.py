@@ -154,14 +154,7 @@ class _Loop:
 
         def body_fn(*values: Any) -> tuple:
             counter = enter(values)
-            try:
-                step(counter)
-            except NameError as error:
-                raised = unbound_read(error, f"the body of the staged {self.what} loop",
-                                      self.origin, "loop")
-                if raised is None:
-                    raise
-                raise raised from error
+            self._trace_step(step, counter)
             after = FlatState.of(self.names, self.get_state(), self.backend)
             return tuple([counter + 1] if counted else []) + self._iteration_outputs(state, kinds, after)
 
@@ -172,6 +165,16 @@ class _Loop:
         self.set_state(self._rebuild(state, kinds, outputs[len(prefix):]))
         if first_bound:
             self._check_ran(outputs[0], first_bound)
+
+    def _trace_step(self, step: Callable[[Any], None], counter: Any) -> None:
+        """Trace one pass of the body; a name it reads unbound is the rule's StagingError."""
+        try:
+            step(counter)
+        except NameError as error:
+            raised = unbound_read(error, f"the body of the staged {self.what} loop", self.origin, "loop")
+            if raised is None:
+                raise
+            raise raised from error
 
     # -- entry ----------------------------------------------------------
     def _with_pending_lists(self, values: tuple) -> tuple:
@@ -190,7 +193,7 @@ class _Loop:
         with self.backend.discovery_scope():
             leaves = [self._probe(v) for v in state.leaves]
             self.set_state(state.rebuild(leaves))
-            step(self.backend.placeholder(TensorType(np.int64, ())))
+            self._trace_step(step, self.backend.placeholder(TensorType(np.int64, ())))
             after = self.get_state()
             found = {n: _types_of(a, self.backend) for n, a, v in zip(self.names, after, initial)
                      if isinstance(v, Undefined)}

@@ -247,6 +247,27 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([],), ([1.0],), ([0.0],)],
     ),
+    # A staged loop whose state holds a name not yet bound is first traced once to
+    # type it; that trace read `x`, unbound on every path there, and the bare
+    # UnboundLocalError escaped, where the body's own trace gives the rule's
+    # StagingError (fuzz seed 1055199618). Now the StagingError either way.
+    (
+        """
+        def f(u, n, v):
+            for t0 in ag.range(0):
+                w0 = 0
+                while w0 < 1:
+                    w0 += 1
+                    i = 0
+                if 0.5 < 0.5:
+                    x = 0.5
+                    u = np.copy(u)
+                return x
+            i = -2
+            return 0.5
+        """,
+        [([], 0, [])],
+    ),
 ]
 
 
