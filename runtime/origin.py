@@ -13,6 +13,7 @@ from __future__ import annotations
 import linecache
 import os
 import sys
+import sysconfig
 import types
 import weakref
 from collections.abc import Mapping
@@ -22,7 +23,7 @@ import numpy
 
 __all__ = [
     "Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin",
-    "outermost_converted_frame",
+    "outermost_converted_frame", "is_internal_file", "is_standard_library",
 ]
 
 
@@ -54,6 +55,10 @@ _PACKAGE_DIRS = tuple(
 # NumPy's own frames (its dispatchers call back into Tensor methods) are never the user's line.
 _LIBRARY_DIRS = (os.path.dirname(os.path.abspath(numpy.__file__)) + os.sep,)
 _NOT_USER_DIRS = _PACKAGE_DIRS + _LIBRARY_DIRS
+# The standard library calling into us (copy.deepcopy making a Variable) is not the user's line
+# either; packages installed beside it (site-packages may lie inside it) are someone's code.
+_STDLIB = sysconfig.get_path("stdlib") + os.sep
+_INSTALLED = tuple({sysconfig.get_path("purelib") + os.sep, sysconfig.get_path("platlib") + os.sep})
 # generated file name -> {generated line: Origin}
 _SOURCE_MAPS: dict[str, Mapping[int, Origin]] = {}
 # the generated files that hold compiled graphs (the rest hold converted code)
@@ -154,12 +159,17 @@ def is_internal_file(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIRS) and filename not in _SOURCE_MAPS
 
 
+def is_standard_library(filename: str) -> bool:
+    return filename.startswith(_STDLIB) and not filename.startswith(_INSTALLED)
+
+
 def user_origin(depth: int = 1) -> Origin | None:
     """The innermost caller frame that is user code (generated code maps back)."""
     frame = sys._getframe(depth)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if (not filename.startswith(_NOT_USER_DIRS)) or filename in _SOURCE_MAPS:
+        user = not filename.startswith(_NOT_USER_DIRS) and not is_standard_library(filename)
+        if user or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
                 return origin

@@ -17,15 +17,13 @@ made only to check that no more Variables are created.
 
 from __future__ import annotations
 
-import os
 import sys
-import sysconfig
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
 from runtime.errors import StagingError
-from runtime.origin import Origin, is_internal_file, map_location
+from runtime.origin import Origin, is_internal_file, is_standard_library, map_location
 from runtime.user_frames import format_frames
 
 __all__ = ["traced_with_variable_policy", "MESSAGE"]
@@ -68,19 +66,10 @@ def _creation_sites() -> Iterator[list[Origin]]:
         sys.setprofile(previous)
 
 
-# the standard library's frames (copy.deepcopy making a Variable) are never the user's line
-_STDLIB = sysconfig.get_path("stdlib") + os.sep
-_INSTALLED = tuple({sysconfig.get_path("purelib") + os.sep, sysconfig.get_path("platlib") + os.sep})
-
-
-def _is_standard_library(filename: str) -> bool:
-    return filename.startswith(_STDLIB) and not filename.startswith(_INSTALLED)
-
-
 def _user_site(frame: Any) -> Origin | None:
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not is_internal_file(filename) and not _is_standard_library(filename):
+        if not is_internal_file(filename) and not is_standard_library(filename):
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
                 if origin.file == filename and not origin.function:

@@ -193,12 +193,13 @@ def test_deepcopy_in_a_trace_creates_a_variable_there():
 
     def f(x):
         with creation_scope() as created:
-            twin = copy.deepcopy(v)
+            twin = copy.deepcopy(v)  # the copy's origin: this line, not copy.py's
         made.extend(created)
         return twin.assign_add(x).read_value() + v
 
     run = compile_graph(build(f, (np.float64, ())))
     assert made and made[0] is not v
+    assert made[0]._origin.file == __file__ and "copy.deepcopy(v)" in made[0]._origin.text
     assert run(np.float64(1.0))[0] == 5.0  # the copy starts at 2 and becomes 3; v stays 2
     assert run(np.float64(1.0))[0] == 6.0
     assert v.numpy() == 2.0
