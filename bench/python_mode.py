@@ -60,12 +60,12 @@ def _measure_converted_call(func: Callable, config: Config) -> tuple[Stats, Stat
     return plain, ours
 
 
-def _paired(measured: object, original: Callable[[], Stats]) -> tuple[Result, ...]:
-    """A failed or unbuilt side is Missing (as are the bare operators then); the original is
-    then timed on its own."""
+def _paired(measured: object, original: Callable[[], Stats], sides: int) -> tuple[Result, ...]:
+    """A failed or unbuilt measurement makes each of its `sides` Missing; the original is then
+    timed on its own."""
     if isinstance(measured, tuple):
         return measured
-    return original(), measured, measured
+    return (original(),) + (measured,) * sides
 
 
 def measure_ours(config: Config) -> dict[str, tuple[Result, ...]]:
@@ -76,10 +76,11 @@ def measure_ours(config: Config) -> dict[str, tuple[Result, ...]]:
     for name, args in python_mode_args(config.quick).items():
         func = getattr(module, name)
         measured = attempt(lambda func=func, args=args: _measure_converted(func, args, config))
-        results[f"{name}{args}"] = _paired(measured, lambda func=func, args=args: time_call(lambda: func(*args), config))
+        results[f"{name}{args}"] = _paired(
+            measured, lambda func=func, args=args: time_call(lambda: func(*args), config), sides=2)
     affine = module.affine
     measured = attempt(lambda: _measure_converted_call(affine, config))
-    results[CALL_KEY] = _paired(measured, lambda: time_call(lambda: affine(3.0), config))[:2]
+    results[CALL_KEY] = _paired(measured, lambda: time_call(lambda: affine(3.0), config), sides=1)
     return results
 
 
