@@ -1,5 +1,7 @@
 """The older guide's section on state: program order of Variable ops, and creating Variables."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -88,8 +90,6 @@ def test_a_variable_created_at_every_call_from_a_staged_value_is_refused():
 
 
 def test_a_deep_copy_of_a_variable_is_a_variable_created_in_the_function():
-    import copy
-
     v = ag.Variable(1.0)
 
     @ag.function

@@ -1,5 +1,6 @@
 """Variable: eager state, staged reads and assigns in order, weak capture, creation tracking."""
 
+import copy
 import gc
 
 import numpy as np
@@ -173,8 +174,6 @@ def test_a_returned_variable_value_is_a_copy():
 
 
 def test_copy_is_the_variable_and_deepcopy_a_new_one_with_the_value():
-    import copy
-
     v = Variable(np.float32(1.5), name="w")
     assert copy.copy(v) is v
     twin = copy.deepcopy(v)
@@ -186,8 +185,6 @@ def test_copy_is_the_variable_and_deepcopy_a_new_one_with_the_value():
 
 
 def test_deepcopy_in_a_trace_creates_a_variable_there():
-    import copy
-
     v = Variable(2.0)
     made = []
 
