@@ -77,7 +77,9 @@ def define(
             return fmt.format(*(_operand(s) for s in rendered))
         return render_call(path, sources, attrs)
 
-    return register(Op(name, infer=remembered(infer), impl=impl, emit=emit or emit_call))
+    return register(Op(
+        name, infer=remembered(infer), impl=impl, emit=emit or emit_call, numpy=fn, path=path,
+    ))
 
 
 def stage(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:

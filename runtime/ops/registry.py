@@ -43,6 +43,8 @@ class Op:
     effectful: bool = False
     stateful: bool = False
     inplace: bool = False
+    numpy: Callable[..., Any] | None = None  # the NumPy callable `impl` applies, for other backends to map
+    path: str | None = None  # where that callable lives, as source: "np.tanh", "np.linalg.inv"
 
 
 OPS: dict[str, Op] = {}
