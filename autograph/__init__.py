@@ -18,16 +18,16 @@ from autograph.api import convert, do_not_convert, to_code
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
 from autograph.tracing.spec import TensorSpec
-from runtime.constant import constant
-from runtime.control_flow import cond, while_loop
-from runtime.effects import print_ as print  # noqa: A001 - ag.print is the staged print
-from runtime.effects import py_function
 from runtime.operators.directives import set_loop_options
-from runtime.ops.numpy_api import SUPPORTED_NUMPY
-from runtime.ranges import range_ as range  # noqa: A001 - ag.range is the staged range
-from runtime.tensor import Tensor
-from runtime.tensor_array import TensorArray
-from runtime.variables import Variable
+from runtime.operators.ranges import range_ as range  # noqa: A001 - ag.range is the staged range
+from runtime.tracing.constant import constant
+from runtime.tracing.control_flow import cond, while_loop
+from runtime.tracing.effects import print_ as print  # noqa: A001 - ag.print is the staged print
+from runtime.tracing.effects import py_function
+from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.tensor_array import TensorArray
+from runtime.tracing.variables import Variable
 
 __all__ = [
     "errors",

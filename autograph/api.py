@@ -21,7 +21,7 @@ from autograph.display import Code
 from autograph.live_conversion import convert_live, load_converted
 from autograph.namespace import AG
 from autograph.source.diagnostics import no_source_error
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 __all__ = ["convert", "to_code", "do_not_convert"]
 

@@ -32,9 +32,9 @@ import sys
 import types
 import weakref
 
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
+from runtime.ir.user_frames import note_user_code
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
-from runtime.user_frames import note_user_code
 
 __all__ = ["converted_call", "DO_NOT_CONVERT", "is_convertible"]
 
@@ -107,7 +107,7 @@ def converted_call(f, args: tuple, kwargs: dict | None) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code.
 
     An exception out of the call gets the "in user code:" note on its way out
-    of converted code (see runtime.user_frames); not one a builtin raises on
+    of converted code (see runtime.ir.user_frames); not one a builtin raises on
     Python values, which is often caught at once (`try: int(s)`).
     """
     try:

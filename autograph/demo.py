@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         concrete = function.get_concrete_function(*args)
         print(concrete)
         print(f"# graph: {len(concrete.graph.as_graph_def().node)} nodes, compiled to:")
-        print(concrete.graph.to_source())
+        print(concrete.describe())
         print(f"{name}{args} = {function(*args)!r}\n")
     return 0
 

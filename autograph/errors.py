@@ -1,6 +1,6 @@
 """`ag.errors`: the error types users catch (defined in the runtime, shared by all layers)."""
 
-from runtime.errors import (
+from runtime.ir.errors import (
     AutographError,
     ConversionError,
     FailedPreconditionError,

@@ -30,7 +30,7 @@ from autograph.source.loader import (
 from autograph.source.origins import LineOrigins
 from autograph.source.parsing import parse_function, strip_decorators
 from autograph.source.resolution import LiveNames
-from runtime.origin import register_source_map
+from runtime.ir.origin import register_source_map
 
 __all__ = ["convert_live", "load_converted", "source_map"]
 

@@ -59,7 +59,7 @@ from autograph.source.emitter import emit
 from autograph.source.naming import Namespace
 from autograph.source.parsing import parse_source
 from autograph.source.resolution import StaticNames
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 __all__ = [
     "ConvertedFunction",

@@ -142,7 +142,7 @@ def main(
 
 
 def _dispatch(args: argparse.Namespace, stdin: BinaryIO, stdout: IO[str], stderr: IO[str]) -> int:
-    from runtime.errors import AutographError
+    from runtime.ir.errors import AutographError
 
     if args.command == "convert":
         options = ConvertOptions(

@@ -25,7 +25,7 @@ from autograph.cli.module_output import build_module
 from autograph.cli.progress import Progress
 from autograph.cli.source_file import SourceError, SourceFile, parse_source, read_source
 from autograph.display import highlight_terminal, use_color
-from runtime.errors import AutographError
+from runtime.ir.errors import AutographError
 
 __all__ = ["ConvertOptions", "run_convert"]
 

@@ -84,7 +84,7 @@ def _dim(text: str, spec: str) -> int | None:
 
 def run_graph(options: GraphOptions, stdout: IO[str], stderr: IO[str]) -> int:
     """Trace the target for the given specs and write DOT, SVG or PNG."""
-    from runtime.dot import FORMATS, render, to_dot
+    from runtime.backends.dot import FORMATS, render, to_dot
 
     fmt = _format(options.output)
     if fmt not in FORMATS:
@@ -142,7 +142,7 @@ def _is_instance_method(cls: type, name: str) -> bool:
 
 def _import(location: str) -> ModuleType:
     """Import a module by dotted name, or a file by path; a syntax error is the file's line, no traceback."""
-    from runtime.errors import ConversionError
+    from runtime.ir.errors import ConversionError
 
     try:
         return _import_module(location)
@@ -213,9 +213,9 @@ def _trace(function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 def _optimize(graph: Any) -> Any:
     """The graph after the runtime's optimisation passes."""
-    import runtime.optimize as optimize
+    import runtime.passes as optimize
 
     passes = getattr(optimize, "optimize", None)
     if passes is None:
-        raise UsageError("--optimized needs runtime.optimize.optimize, which this build lacks")
+        raise UsageError("--optimized needs runtime.passes.optimize, which this build lacks")
     return passes(graph)

@@ -14,7 +14,7 @@ import gast
 from autograph.analysis.activity import Effects
 from autograph.source.diagnostics import conversion_error
 from autograph.source.naming import Namespace
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 __all__ = ["Context", "Options"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import linecache
 from collections.abc import Callable
 
-from runtime.errors import ConversionError
-from runtime.origin import Origin
+from runtime.ir.errors import ConversionError
+from runtime.ir.origin import Origin
 
 __all__ = ["conversion_error", "no_source_error"]
 

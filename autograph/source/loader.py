@@ -33,7 +33,7 @@ import threading
 import types
 from dataclasses import dataclass
 
-from runtime.origin import tie_to_code
+from runtime.ir.origin import tie_to_code
 
 __all__ = ["LoadedCode", "compile_function", "bind_function"]
 

@@ -13,20 +13,21 @@ import keyword
 
 import gast
 
+from runtime.ir import names
+
 __all__ = ["Namespace"]
 
 _RESERVED = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | {"ag__"}
 _DEFINITIONS = frozenset({gast.FunctionDef, gast.ClassDef})
 
 
-class Namespace:
-    """Per-function generator of fresh, readable identifiers."""
+class Namespace(names.Namespace):
+    """Per-function generator of fresh, readable identifiers (`new(hint)`)."""
 
     def __init__(self, taken: set[str]) -> None:
-        self._taken = set(taken) | _RESERVED
-        # hint -> the counter of the last name minted from it: every name up to it is taken
-        # (names are only ever added), so the next search starts after it, not at the hint
-        self._last: dict[str, int] = {}
+        super().__init__(_RESERVED)
+        for name in taken:
+            self.reserve(name)
 
     @classmethod
     def for_tree(cls, tree: gast.AST) -> Namespace:
@@ -54,19 +55,4 @@ class Namespace:
 
     def new(self, hint: str) -> str:
         """A fresh name: `hint`, else `hint_1`, `hint_2`, ... (`break_`: `break_1`)."""
-        separator = "" if hint.endswith("_") else "_"
-        counter = self._last.get(hint)
-        if counter is None:
-            counter, name = 0, hint
-        else:
-            counter += 1
-            name = f"{hint}{separator}{counter}"
-        while name in self._taken:
-            counter += 1
-            name = f"{hint}{separator}{counter}"
-        self._taken.add(name)
-        self._last[hint] = counter
-        return name
-
-    def reserve(self, name: str) -> None:
-        self._taken.add(name)
+        return self.create(hint)

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 
 import gast
 
-from runtime.origin import Origin, register_source_map
+from runtime.ir.origin import Origin, register_source_map
 
 __all__ = ["LineOrigins", "inherit_location", "line_map"]
 

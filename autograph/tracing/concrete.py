@@ -26,12 +26,13 @@ from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec, dtype_label
-from runtime.compile import may_be_scalar, output_value
-from runtime.errors import FailedPreconditionError, InvalidArgumentError
-from runtime.graph import Graph
-from runtime.run_errors import note_user_line
-from runtime.structure import LEAF, TreeDef, flatten, unflatten
-from runtime.tensor import Tensor
+from runtime.backends import get_backend
+from runtime.backends.numpy.compiler import may_be_scalar, output_value
+from runtime.backends.numpy.run_errors import note_user_line
+from runtime.ir.errors import FailedPreconditionError, InvalidArgumentError
+from runtime.ir.graph import Graph
+from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.tracing.tensor import Tensor
 
 __all__ = ["ConcreteFunction", "Static"]
 
@@ -57,9 +58,8 @@ class ConcreteFunction:
         in_plan: tuple,
         out_tree: TreeDef,
         out_plan: tuple,
+        backend: str | None = None,
     ) -> None:
-        from runtime.compile import compile_graph
-
         self.name = name
         self.signature = signature
         self.graph = graph
@@ -68,7 +68,8 @@ class ConcreteFunction:
         self.input_positions = tuple(i for i, p in enumerate(in_plan) if isinstance(p, TensorSpec))
         self.out_tree = out_tree
         self.out_plan = out_plan  # per output leaf: index into the graph outputs, or Static
-        self._compiled = compile_graph(graph)
+        self._compiled = get_backend(backend).compile(graph)  # the backend's Executable
+        self.backend: str = self._compiled.backend
         self._single = out_tree == LEAF and isinstance(out_plan[0], int)
         self._ranges = self._compute_ranges()
         self._input_names: list[str] | None = None  # see _bind
@@ -85,7 +86,8 @@ class ConcreteFunction:
     def fast(self) -> Callable[..., Any]:
         """The generated function that checks plain arguments and runs this trace (see fast_call)."""
         if self._fast is None:
-            self._fast = build_fast_call(self)
+            # the NumPy backend's body is inlined into one generated function; others are called
+            self._fast = build_fast_call(self) if self.backend == "numpy" else never
         return self._fast
 
     # -- running --------------------------------------------------------
@@ -276,6 +278,10 @@ class ConcreteFunction:
             p.value if isinstance(p, Static) else Tensor(outputs[p], self.graph) for p in self.out_plan
         ]
         return unflatten(self.out_tree, leaves)
+
+    def describe(self) -> str:
+        """What the backend runs for this trace: the generated source (NumPy), the lowered program."""
+        return self._compiled.describe()
 
     def __str__(self) -> str:
         return "ConcreteFunction " + self.signature_summary()

@@ -2,7 +2,7 @@
 
 The switch is one process-wide flag in a list, which the general call path
 reads at every call; turning it on also counts one reason for the fast calls
-of cached traces to step aside (`runtime.trace_context.STEP_ASIDE`), so it
+of cached traces to step aside (`runtime.tracing.trace_context.STEP_ASIDE`), so it
 takes effect at the next call of every Function without touching their caches.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from runtime.trace_context import step_aside
+from runtime.tracing.trace_context import step_aside
 
 __all__ = ["EAGER", "run_functions_eagerly", "functions_run_eagerly"]
 

@@ -46,13 +46,14 @@ import numpy as np
 from autograph.tracing.keys import PRIMITIVES
 from autograph.tracing.report import user_traceback
 from autograph.tracing.spec import TensorSpec
-from runtime.compile import output_value
-from runtime.errors import AutographError
-from runtime.origin import map_location, register_source_map, tie_to_code
-from runtime.run_errors import note_user_line
-from runtime.structure import LEAF
-from runtime.trace_context import STEP_ASIDE
-from runtime.types import TensorType
+from runtime.backends.numpy.compiler import output_value
+from runtime.backends.numpy.run_errors import note_user_line
+from runtime.ir.errors import AutographError
+from runtime.ir.names import Namespace
+from runtime.ir.origin import map_location, register_source_map, tie_to_code
+from runtime.ir.structure import LEAF
+from runtime.ir.types import TensorType
+from runtime.tracing.trace_context import STEP_ASIDE
 
 __all__ = ["MISS", "general_call", "never", "missed", "hot_class", "build_fast_call"]
 
@@ -124,16 +125,17 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     if any(child != LEAF for child in tree.children) or not all(map(_plain, plan)):
         return never
     compiled = cf._compiled
-    _header, *body, last = compiled.source.rstrip("\n").split("\n")
+    generated = compiled.generated
+    body = generated.body
     code = compiled.function.__code__
     names = _Names(compiled.function.__globals__, _names_in(code))
-    graph_params = iter(code.co_varnames[: code.co_argcount])
+    graph_params = iter(generated.params)
     inner = [next(graph_params) if isinstance(p, TensorSpec) else None for p in plan]
     header, params = _Header.of(cf.signature, inner, names)
     renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
     tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
     tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
-    outputs = last.strip()[len("return [") : -1]  # the graph function ends `return [a, b]`
+    outputs = ", ".join(generated.outputs)
     lines = [
         f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
         f"    if {' or '.join(tests)}:",
@@ -191,9 +193,10 @@ class _Header:
     @classmethod
     def of(cls, signature: Any, inner: list, names: _Names) -> tuple[_Header, list[str]]:
         user = list(signature.names)
-        by_name = all(n not in names.used or n == g for n, g in zip(user, inner))
+        by_name = all(n not in names.names or n == g for n, g in zip(user, inner))
         if by_name:
-            names.used.update(user)
+            for name in user:
+                names.names.reserve(name)
             params = user
         else:
             params = [g if g is not None else names.fresh(n) for n, g in zip(user, inner)]
@@ -234,16 +237,11 @@ class _Names:
 
     def __init__(self, graph_globals: dict[str, Any], body_names: set[str]) -> None:
         self.namespace = dict(graph_globals)
-        self.used = set(body_names)  # every local, global and attribute name of the body
+        self.names = Namespace(frozenset(body_names))  # every local, global and attribute name of the body
         self._bound: dict[int, str] = {}
 
     def fresh(self, hint: str) -> str:
-        name, n = hint, 0
-        while name in self.used:
-            n += 1
-            name = f"{hint}_{n}"
-        self.used.add(name)
-        return name
+        return self.names.create(hint)
 
     def bind(self, hint: str, value: Any) -> str:
         """A global name for `value` (one name per object)."""

@@ -47,11 +47,11 @@ from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from autograph.tracing.trace import trace_function
 from autograph.tracing.variable_policy import traced_with_variable_policy
-from runtime.errors import StagingError
-from runtime.origin import user_origin
-from runtime.structure import flatten, unflatten
-from runtime.tensor import Tensor
-from runtime.trace_context import graph_being_built
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import user_origin
+from runtime.ir.structure import flatten, unflatten
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import graph_being_built
 
 __all__ = ["Function", "function", "run_functions_eagerly", "functions_run_eagerly"]
 

@@ -15,9 +15,9 @@ import numpy as np
 
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
-from runtime.errors import InvalidArgumentError
-from runtime.structure import LEAF, TreeDef, flatten, unflatten
-from runtime.tensor import Tensor
+from runtime.ir.errors import InvalidArgumentError
+from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.tracing.tensor import Tensor
 
 __all__ = ["InputSignature", "value_for_spec"]
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from autograph.tracing.spec import TensorSpec
-from runtime.tensor import Tensor
+from runtime.tracing.tensor import Tensor
 
 __all__ = [
     "Identity",
@@ -138,7 +138,7 @@ def as_tensor_value(value: Any) -> Any:
     """
     if is_tensor_like(value) or isinstance(value, Identity):
         return value
-    from runtime.structure import flatten
+    from runtime.ir.structure import flatten
 
     leaves, _ = flatten(value)
     if leaves and all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):

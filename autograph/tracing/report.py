@@ -3,7 +3,7 @@
 The exception keeps its type (code written for the guide's `except
 ValueError` keeps working); a note lists only the user's frames, each at the
 user's own file and line (frames of generated code are mapped back through
-`runtime.origin`; frames inside autograph and runtime are dropped):
+`runtime.ir.origin`; frames inside autograph and runtime are dropped):
 
     ValueError: ag.function only supports Variables created on the first call...
     in user code:
@@ -18,9 +18,9 @@ import sys
 from collections import Counter
 from types import TracebackType
 
-from runtime.errors import StagingError
-from runtime.origin import map_location
-from runtime.user_frames import REPORTED, format_frames, user_frames
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import map_location
+from runtime.ir.user_frames import REPORTED, format_frames, user_frames
 
 __all__ = ["annotate", "autograph_off", "endless_recursion", "user_traceback"]
 

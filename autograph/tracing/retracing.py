@@ -19,8 +19,8 @@ from typing import Any
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.keys import leaf_key
 from autograph.tracing.spec import TensorSpec
-from runtime.origin import is_internal_file
-from runtime.structure import TreeDef
+from runtime.ir.origin import is_internal_file
+from runtime.ir.structure import TreeDef
 
 __all__ = ["RetracingWarning", "RetraceMonitor", "relaxed_specs", "fits", "param_keys", "LIMIT"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.types import TensorType, dtype_label, merge_shapes
+from runtime.ir.types import TensorType, dtype_label, merge_shapes
 
 __all__ = ["TensorSpec", "dtype_label"]
 

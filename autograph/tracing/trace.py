@@ -26,10 +26,11 @@ from autograph.tracing.keys import is_variable, leaf_key
 from autograph.tracing.report import endless_recursion
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
-from runtime.graph import Graph, Node
-from runtime.structure import TreeDef, flatten, unflatten
-from runtime.tensor import Tensor, as_node
-from runtime.trace_context import building
+from runtime.ir.graph import Graph, Node
+from runtime.ir.structure import TreeDef, flatten, unflatten
+from runtime.tracing.record import as_node
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import building
 
 __all__ = ["trace_function"]
 

@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
-from runtime.errors import StagingError
-from runtime.origin import Origin, is_internal_file, is_standard_library, map_location
-from runtime.user_frames import format_frames
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import Origin, is_internal_file, is_standard_library, map_location
+from runtime.ir.user_frames import format_frames
 
 __all__ = ["traced_with_variable_policy", "MESSAGE"]
 
@@ -39,7 +39,7 @@ MESSAGE = (
 
 def _created() -> AbstractContextManager[list]:
     """The Variables created in the `with` block."""
-    from runtime.variables import creation_scope
+    from runtime.tracing.variables import creation_scope
 
     return creation_scope()
 
@@ -47,7 +47,7 @@ def _created() -> AbstractContextManager[list]:
 @contextmanager
 def _creation_sites() -> Iterator[list[Origin]]:
     """The user's lines that construct a Variable in the block (this thread only)."""
-    from runtime.variables import Variable
+    from runtime.tracing.variables import Variable
 
     init_code = Variable.__init__.__code__
     sites: list[Origin] = []

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import get_backend
+from runtime.tracing.frontend import get_backend
 
 __all__ = ["OVERRIDES", "PYTHON_VALUES", "AS_IS_FOR_PYTHON_VALUES", "len_", "range_", "abs_", "int_",
            "float_", "bool_", "min_", "max_", "enumerate_", "zip_"]
@@ -77,7 +77,7 @@ def range_(*args: Any) -> Any:
 
                 raise unknown_dimension(f"range({', '.join(map(repr, args))})") from None
             raise
-    from runtime.ranges import range_ as staged_range
+    from runtime.operators.ranges import range_ as staged_range
 
     return staged_range(*args)
 
@@ -163,7 +163,7 @@ OVERRIDES: dict[object, Callable] = {
 
 
 def _numpy_overrides() -> dict[object, Callable]:
-    from runtime.ops.numpy_api import CALL_OVERRIDES
+    from runtime.tracing.creation import CALL_OVERRIDES
 
     return dict(CALL_OVERRIDES)
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runtime.backend import get_backend
+from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tensor import Tensor
-from runtime.user_frames import note_user_code
+from runtime.tracing.frontend import get_backend
+from runtime.tracing.tensor import Tensor
 
 __all__ = ["for_stmt"]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.origin import Origin
 from runtime.operators.staged_state import rule_error
-from runtime.origin import Origin
 
 __all__ = ["snapshot", "check_unchanged"]
 

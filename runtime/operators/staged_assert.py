@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.backend import get_backend
+from runtime.ir.origin import user_origin
 from runtime.operators.staged_condition import require_one_value
-from runtime.origin import user_origin
+from runtime.tracing.frontend import get_backend
 
 __all__ = ["staged_assert"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 
+from runtime.ir.origin import Origin
+from runtime.ir.types import TensorType
 from runtime.operators.staged_state import rule_error
-from runtime.origin import Origin
-from runtime.types import TensorType
 
 __all__ = ["require_one_value"]
 

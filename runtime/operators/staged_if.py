@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import Backend, get_backend
-from runtime.errors import AutographError, StagingError
+from runtime.ir.errors import AutographError, StagingError
+from runtime.ir.origin import Origin, map_location, user_origin
 from runtime.operators.in_place import check_unchanged, snapshot
 from runtime.operators.staged_state import (
     FlatState,
@@ -43,7 +43,7 @@ from runtime.operators.staged_state import (
     zeros_like_type,
 )
 from runtime.operators.unbound_in_trace import unbound_read
-from runtime.origin import Origin, map_location, user_origin
+from runtime.tracing.frontend import Backend, get_backend
 
 __all__ = ["BRANCH", "branch_error", "stage_branches", "staged_if"]
 

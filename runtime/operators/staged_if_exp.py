@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime.backend import get_backend
+from runtime.ir.origin import Origin, user_origin
 from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_if import BRANCH, branch_error, stage_branches
 from runtime.operators.unbound_in_trace import unbound_read
-from runtime.origin import Origin, user_origin
+from runtime.tracing.frontend import get_backend
 
 __all__ = ["staged_if_exp"]
 

@@ -3,7 +3,7 @@
 A staged for loop counts `i` from 0 to `staged_length()` and binds the loop
 target to `staged_item(i)`. Tensors iterate over their first dimension,
 TensorArrays over their elements, staged lists (`staged_lists`) over theirs,
-`ag.range` (`runtime.ranges`) over its values; `enumerate` and `zip` (the
+`ag.range` (`runtime.operators.ranges`) over its values; `enumerate` and `zip` (the
 builtin overrides) combine them.
 
     for x, y in pairs:         # pairs: int64[None, 2]
@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import get_backend
+from runtime.ir.origin import user_origin
 from runtime.operators.staged_state import describe, rule_error
-from runtime.origin import user_origin
+from runtime.tracing.frontend import get_backend
 
 __all__ = [
     "StagedIterable",

@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import get_backend
+from runtime.ir.origin import Origin
+from runtime.ir.types import TensorType
 from runtime.operators.staged_state import rule_error
-from runtime.origin import Origin
-from runtime.types import TensorType
+from runtime.tracing.frontend import get_backend
 
 __all__ = ["StagedList", "PendingList", "ProbeList"]
 

@@ -34,8 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import get_backend
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import user_origin
+from runtime.ir.types import TensorType
 from runtime.operators.staged_iterables import as_staged_iterable, unpack_item
 from runtime.operators.staged_lists import PendingList, ProbeList
 from runtime.operators.staged_state import (
@@ -50,8 +51,7 @@ from runtime.operators.staged_state import (
 )
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.operators.undefined import Undefined
-from runtime.origin import user_origin
-from runtime.types import TensorType
+from runtime.tracing.frontend import get_backend
 
 __all__ = ["staged_while", "staged_for", "tensor_break_in_python_loop"]
 

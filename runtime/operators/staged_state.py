@@ -21,12 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backend import Backend
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import Origin
+from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.ir.types import TensorType
 from runtime.operators.undefined import Undefined
-from runtime.origin import Origin
-from runtime.structure import LEAF, TreeDef, flatten, unflatten
-from runtime.types import TensorType
+from runtime.tracing.frontend import Backend
 
 __all__ = [
     "FlatState",

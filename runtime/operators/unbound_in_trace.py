@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from runtime.errors import AutographError, StagingError
-from runtime.origin import Origin, map_location
+from runtime.ir.errors import AutographError, StagingError
+from runtime.ir.origin import Origin, map_location
 
 __all__ = ["unbound_read"]
 

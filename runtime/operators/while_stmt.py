@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tensor import Tensor
-from runtime.user_frames import note_user_code
+from runtime.tracing.tensor import Tensor
 
 __all__ = ["while_stmt"]
 

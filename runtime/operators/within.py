@@ -14,9 +14,9 @@ top graph, which fails the trace once the function returns.
 
 from __future__ import annotations
 
-from runtime.errors import StagingError
-from runtime.origin import user_origin
-from runtime.trace_context import current_graph
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import user_origin
+from runtime.tracing.trace_context import current_graph
 
 __all__ = ["refuse_if_within"]
 

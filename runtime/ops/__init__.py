@@ -1,20 +1,25 @@
-"""The op set: each op's shape/dtype rule, NumPy implementation and emitted code.
+"""The op set: one declaration per op — name, type rule, effect kind, NumPy reference, emitted code.
 
-Importing the package registers every op:
+Importing the package registers every op; ops import only `runtime.ir`:
 
+- `control`: cond, while, getitem (lowered structurally by each backend)
 - `elementwise`: one op per NumPy ufunc (and its reduce/accumulate/outer), "cast"
 - `reductions`: sum, mean, argmax, std, cumsum, ...
 - `shape_ops`: reshape, transpose, concatenate, stack, where, clip, sort, ...
-- `indexing`: "index" (`Tensor.__getitem__`)
+- `indexing`: "index" (`t[key]`)
 - `linalg`: dot, inner, outer, np.linalg
-- `creation`: zeros/ones/full/eye with staged sizes, asarray (`CALL_OVERRIDES`)
-- `numpy_api`: the NumPy function table (`SUPPORTED_NUMPY`) and the long tail
+- `creation`: zeros/ones/full/eye with staged sizes, staged_range
+- `numpy_api`: the long tail of NumPy functions
+- `state`: TensorArray and Variable ops
+- `effects`: print, py_function, assert
 
-Ops are defined with `define.define`; calls are split into tensor inputs and
-literal attrs by `calls.split_call`.
+Ops are defined with `define.define` (a NumPy call and a shape rule) or
+declared as `registry.Op`s; a call's literal arguments are a template of
+`calls.Slot`/`Weak`/`Span` (how tracing splits a call: `runtime.tracing.record`).
 """
 
 from runtime.ops import (  # noqa: F401  importing a module registers its ops
+    control,
     creation,
     elementwise,
     indexing,
@@ -23,7 +28,6 @@ from runtime.ops import (  # noqa: F401  importing a module registers its ops
     reductions,
     shape_ops,
 )
-from runtime.ops.numpy_api import SUPPORTED_NUMPY
 from runtime.ops.registry import OPS, Op, get_op, register
 
-__all__ = ["OPS", "Op", "get_op", "register", "SUPPORTED_NUMPY"]
+__all__ = ["OPS", "Op", "get_op", "register"]

@@ -1,4 +1,4 @@
-"""A NumPy call split into tensor inputs and a literal template.
+"""A NumPy call as an op records it: tensor inputs plus a literal template.
 
 `np.clip(t, 0, 1.5)` is staged as one node whose inputs are the tensors and
 whose `attrs` keep everything else as printable, hashable literals:
@@ -22,17 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from runtime.errors import StagingError
-from runtime.origin import user_origin
-from runtime.tensor import Tensor
+from runtime.ir.errors import StagingError
+from runtime.ir.origin import user_origin
 
 __all__ = [
-    "Slot", "Weak", "Span", "split_call", "resolve_call", "render", "render_call", "staging_error", "is_staged",
-    "unknown_dimension",
+    "Slot", "Weak", "Span", "resolve_call", "render", "render_call", "staging_error", "unknown_dimension",
+    "is_dtype_like", "PY_SCALARS", "PY_SCALAR_TYPES",
 ]
 
-_PY_SCALARS = (bool, int, float, complex)
-_PY_SCALAR_TYPES = frozenset(_PY_SCALARS)  # exactly these types (subclasses take the long way)
+PY_SCALARS = (bool, int, float, complex)
+PY_SCALAR_TYPES = frozenset(PY_SCALARS)  # exactly these types (subclasses take the long way)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,59 +95,7 @@ def unknown_dimension(call: str) -> StagingError:
     )
 
 
-def is_staged(value: Any) -> bool:
-    return isinstance(value, Tensor) or hasattr(value, "__autograph_tensor__")
-
-
-def split_call(args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
-    """Inputs (tensors and arrays) and attrs ({"args": template, **kwargs}) for one call."""
-    inputs: list[Any] = []
-    template = tuple([_template(a, inputs) for a in args])
-    attrs = {key: _template(value, inputs) for key, value in kwargs.items()} if kwargs else {}
-    if len(inputs) != len(template) or not _in_order(template):
-        attrs["args"] = template
-    return inputs, attrs
-
-
-def _in_order(template: tuple) -> bool:
-    """Whether the template is Slot(0), Slot(1), ...: the inputs in order (no "args" needed)."""
-    for index, item in enumerate(template):
-        if type(item) is not Slot or item.index != index:
-            return False
-    return True
-
-
-def _template(value: Any, inputs: list[Any]) -> Any:
-    kind = type(value)
-    if kind is Tensor:  # the common cases first: a tensor, a Python number
-        inputs.append(value)
-        return Slot(len(inputs) - 1)
-    if kind in _PY_SCALAR_TYPES:
-        return Weak(value)
-    if hasattr(value, "__autograph_tensor__"):
-        value = value.__autograph_tensor__()
-    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
-        return value  # a NumPy scalar: a literal, strongly typed (unlike a Python scalar)
-    if is_staged(value) or isinstance(value, (np.ndarray, np.generic)):
-        inputs.append(value)
-        return Slot(len(inputs) - 1)
-    if isinstance(value, _PY_SCALARS):
-        return Weak(value)
-    if isinstance(value, (list, tuple)):
-        return tuple(_template(v, inputs) for v in value)
-    if isinstance(value, slice):
-        return Span(*(_template(v, inputs) for v in (value.start, value.stop, value.step)))
-    if value is None or value is Ellipsis or isinstance(value, str):
-        return value
-    if isinstance(value, np.dtype) or (isinstance(value, type) and _is_dtype_like(value)):
-        return np.dtype(value)
-    raise staging_error(
-        f"cannot stage an argument of type {type(value).__name__} ({value!r}); pass tensors, "
-        f"arrays, Python numbers, tuples, slices, dtypes or strings."
-    )
-
-
-def _is_dtype_like(value: type) -> bool:
+def is_dtype_like(value: type) -> bool:
     try:
         np.dtype(value)
     except TypeError:
@@ -197,7 +144,7 @@ def render(item: Any, sources: Sequence[str]) -> str:
     if isinstance(item, Span):
         parts = ", ".join(render(v, sources) for v in (item.start, item.stop, item.step))
         return f"slice({parts})"
-    if isinstance(item, type) and _is_dtype_like(item):
+    if isinstance(item, type) and is_dtype_like(item):
         item = np.dtype(item)
     if isinstance(item, np.dtype):
         return f"np.dtype({item.str if item.names else item.name!r})"
@@ -211,7 +158,7 @@ def render(item: Any, sources: Sequence[str]) -> str:
 
 
 def render_call(function: str, sources: Sequence[str], attrs: Mapping[str, Any]) -> str:
-    """`np.name(a, 1.5, axis=0)` for a call recorded by `split_call`."""
+    """`np.name(a, 1.5, axis=0)` for a call recorded by `runtime.tracing.record.split_call`."""
     template = attrs.get("args")
     args = list(sources) if template is None else [render(v, sources) for v in template]
     args += [f"{key}={render(value, sources)}" for key, value in attrs.items() if key != "args"]

@@ -1,6 +1,6 @@
 """`define`: turn a NumPy callable plus a shape rule into a registered Op.
 
-Every op of the set is a NumPy call recorded by `calls.split_call`, so its
+Every op of the set is a NumPy call (recorded by `runtime.tracing.record.split_call`), so its
 three faces are derived the same way: `impl` fills the template with values
 and calls NumPy, `infer` fills it with TensorTypes and calls the op's rule,
 `emit` fills it with the compiler's names and prints the call. `infer`
@@ -16,13 +16,13 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from runtime.errors import StagingError
-from runtime.ops.calls import render, render_call, resolve_call, split_call, staging_error
+from runtime.ir.errors import StagingError
+from runtime.ir.types import TensorType
+from runtime.ops.calls import render, render_call, resolve_call, staging_error
 from runtime.ops.registry import Op, register
 from runtime.ops.rule_memo import remembered
-from runtime.types import TensorType
 
-__all__ = ["define", "Rule", "stage"]
+__all__ = ["define", "Rule"]
 
 Rule = Callable[..., "TensorType"]
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][\w.]*|\d[\w.]*)$")
@@ -80,11 +80,3 @@ def define(
     return register(Op(
         name, infer=remembered(infer), impl=impl, emit=emit or emit_call, numpy=fn, path=path,
     ))
-
-
-def stage(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-    """Record op `name` on a NumPy-style call (tensors, arrays, Python scalars, literals)."""
-    from runtime.tensor import record
-
-    inputs, attrs = split_call(args, kwargs)
-    return record(name, tuple(inputs), attrs)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import TensorType
 from runtime.ops.define import define
 from runtime.ops.shapes import (
     elementwise_type,
@@ -24,7 +25,6 @@ from runtime.ops.shapes import (
     reduced,
     shape_of,
 )
-from runtime.types import TensorType
 
 __all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "has_methods", "cast"]
 

@@ -16,28 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import TensorType
 from runtime.ops.calls import Span, render
-from runtime.ops.define import define, stage
+from runtime.ops.define import define
 from runtime.ops.shapes import broadcast
-from runtime.types import TensorType
 
-__all__ = ["stage_index", "index_shape"]
-
-
-def stage_index(tensor: Any, key: Any) -> Any:
-    """Record `tensor[key]`."""
-    if isinstance(key, tuple):
-        key = tuple(_array_index(k) for k in key)
-    return stage("index", (tensor, _array_index(key)), {})
-
-
-def _array_index(item: Any) -> Any:
-    """A list in a key is an index array (`x[[0, 2]]`), staged when it holds tensors."""
-    if not isinstance(item, list):
-        return item
-    from runtime.ops.creation import any_staged, asarray
-
-    return asarray(item) if any_staged(item) else np.asarray(item)
+__all__ = ["INDEX", "index_shape"]
 
 
 def _index_rule(x: TensorType, key: Any) -> TensorType:

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import Shape, TensorType
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
 from runtime.ops.shapes import probe, probe_type, require_concrete, shape_of
-from runtime.types import Shape, TensorType
 
 __all__ = ["LINALG", "dot_shape", "inner_shape", "outer_shape", "einsum_shape"]
 

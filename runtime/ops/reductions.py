@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import TensorType
 from runtime.ops.calls import Slot, render, render_call
 from runtime.ops.define import define
 from runtime.ops.shapes import (
@@ -40,7 +41,6 @@ from runtime.ops.shapes import (
     reduced,
     require_concrete,
 )
-from runtime.types import TensorType
 
 __all__ = [
     "REDUCTIONS", "SCANS", "METHODS", "UFUNC_REDUCTIONS", "reduction_rule", "scan_rule", "method_call",

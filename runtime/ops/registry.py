@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.types import TensorType
+from runtime.ir.types import TensorType
 
 __all__ = ["Op", "OPS", "register", "get_op"]
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import TensorType
 from runtime.ops.calls import Slot, Span, Weak
-from runtime.types import TensorType
 
 __all__ = ["remembered", "question_key"]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import TensorType
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
 from runtime.ops.shapes import (
@@ -23,7 +24,6 @@ from runtime.ops.shapes import (
     reshaped,
     shape_of,
 )
-from runtime.types import TensorType
 
 __all__ = ["elementwise_rule", "like_rule", "RULES"]
 

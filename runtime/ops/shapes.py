@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.types import Shape, TensorType
 from runtime.ops.calls import staging_error
-from runtime.types import Shape, TensorType
 
 __all__ = [
     "broadcast", "normalize_axes", "reduced", "probe", "probe_type", "dummy", "known_product",

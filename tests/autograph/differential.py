@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from runtime.errors import AutographError
+from runtime.ir.errors import AutographError
 
 __all__ = ["Outcome", "TimedOut", "load", "unload", "run", "compare", "same_value", "report"]
 

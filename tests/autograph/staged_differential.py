@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from runtime.errors import AutographError
+from runtime.ir.errors import AutographError
 from tests.autograph.differential import TimedOut, _same_error, _time_limit
 
 __all__ = ["StagedOutcome", "TimedOut", "run_quietly", "judge", "same_values", "names_user_line",

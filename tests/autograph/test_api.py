@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.origin import map_location
+from runtime.ir.origin import map_location
 
 
 def make_counter_reader():
@@ -274,7 +274,7 @@ def test_async_def_is_a_conversion_error():
 
 @ag.do_not_convert
 def where_am_i():
-    from runtime.origin import user_origin
+    from runtime.ir.origin import user_origin
 
     return user_origin(2)
 

@@ -9,7 +9,7 @@ import pytest
 import autograph as ag
 from autograph import live_conversion
 from autograph.analysis.cfg import CfgNode
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 
 def _loop(n):

@@ -12,7 +12,7 @@ import numpy as np
 import autograph as ag
 from autograph.converted_call import converted_call, is_convertible
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES
-from runtime.tensor import Tensor
+from runtime.tracing.tensor import Tensor
 from tests.runtime.operators.graphs import trace
 
 

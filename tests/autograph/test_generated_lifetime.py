@@ -14,7 +14,7 @@ import traceback
 import numpy as np
 
 import autograph as ag
-from runtime import origin
+from runtime.ir import origin
 
 _COUNT = iter(range(10**6))
 

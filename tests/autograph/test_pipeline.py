@@ -84,7 +84,7 @@ def test_all_functions():
 def test_syntax_error_is_a_conversion_error():
     import pytest
 
-    from runtime.errors import ConversionError
+    from runtime.ir.errors import ConversionError
 
     with pytest.raises(ConversionError, match="bad.py"):
         convert_source("def f(:\n    pass\n", "bad.py")

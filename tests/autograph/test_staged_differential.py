@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, Phase, given, note, reject, seed, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-import runtime.optimize
-from runtime.errors import AutographError
+import runtime.passes
+from runtime.ir.errors import AutographError
 from tests.autograph.differential import _same_error, load, unload
 from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed
 from tests.autograph.staged_differential import (
@@ -108,7 +108,7 @@ def _raised_in_unused_work(original: Callable, args: tuple, expected, actual) ->
     raises what the original raised."""
     if actual.error is not None or expected.error is None:
         return False
-    with mock.patch.object(runtime.optimize, "eliminate_dead_code", lambda graph, graphs=None: graph):
+    with mock.patch.object(runtime.passes, "eliminate_dead_code", lambda graph, graphs=None: graph):
         unpruned = run_quietly(ag.function(original), args, timeout=_STAGED_SECONDS)
     return unpruned.error is not None and _same_error(expected.error, unpruned.error)
 

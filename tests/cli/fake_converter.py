@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass
 
 from autograph.cli.module_output import our_decorator_names
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 MARK = "# converted"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from runtime.constant import constant
-from runtime.control_flow import cond, while_loop
-from runtime.effects import print_
+from runtime.tracing.constant import constant
+from runtime.tracing.control_flow import cond, while_loop
+from runtime.tracing.effects import print_
 
 __all__ = ["programs", "run_program"]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.backend import Backend, NumpyGraphBackend, get_backend
-from runtime.graph import Graph
-from runtime.tensor import Tensor
-from runtime.tensor_array import TensorArray
-from runtime.trace_context import building
-from runtime.types import TensorType
+from runtime.ir.graph import Graph
+from runtime.ir.types import TensorType
+from runtime.tracing.frontend import Backend, NumpyGraphBackend, get_backend
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.tensor_array import TensorArray
+from runtime.tracing.trace_context import building
 
 
 def test_default_backend_implements_every_protocol_method():

@@ -6,10 +6,10 @@ import traceback
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph, to_source
-from runtime.control_flow import cond, while_loop
-from runtime.effects import py_function
-from runtime.errors import InvalidArgumentError
+from runtime.backends.numpy.compiler import compile_graph, to_source
+from runtime.ir.errors import InvalidArgumentError
+from runtime.tracing.control_flow import cond, while_loop
+from runtime.tracing.effects import py_function
 from tests.runtime.tracing import build
 
 
@@ -30,7 +30,6 @@ def test_straight_line_source_reads_like_hand_written_numpy():
         "    add = tanh + 1\n"
         "    return [add]\n"
     )
-    assert graph.to_source() == to_source(graph)
 
 
 def test_outputs_are_a_list_and_0d_results_are_numpy_scalars():
@@ -154,8 +153,8 @@ def test_each_compilation_gets_its_own_file():
 
 
 def test_object_inputs_skip_the_check():
-    from runtime.graph import Graph
-    from runtime.types import TensorType
+    from runtime.ir.graph import Graph
+    from runtime.ir.types import TensorType
 
     graph = Graph("passthrough")
     handle = graph.add_input(TensorType(object, ()), "h")
@@ -174,7 +173,7 @@ def test_generated_code_reads_numpy_from_a_module_without_getattr(monkeypatch):
     """NumPy's module __getattr__ keeps CPython from specialising `np.tanh` reads: the
     generated function reads the same attributes from a plain module, unless its code names
     one that only NumPy's __getattr__ finds (a submodule imported lazily)."""
-    import runtime.compile as compile_module
+    import runtime.backends.numpy.compiler as compile_module
 
     fn = compile_graph(build(step, (np.float32, (4,)))).function
     module = fn.__globals__["np"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph
-from runtime.constant import constant
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.tracing.constant import constant
 from tests.runtime.tracing import build
 
 

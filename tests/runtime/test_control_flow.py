@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph
-from runtime.control_flow import cond, while_loop
-from runtime.effects import print_
-from runtime.errors import StagingError
-from runtime.interpret import interpret
-from runtime.tensor import Tensor
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.backends.numpy.interpret import interpret
+from runtime.ir.errors import StagingError
+from runtime.tracing.control_flow import cond, while_loop
+from runtime.tracing.effects import print_
+from runtime.tracing.tensor import Tensor
 from tests.runtime.tracing import build
 
 

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph, to_source
-from runtime.control_flow import while_loop
-from runtime.counted_loops import counters, in_bounds_writes
-from runtime.errors import InvalidArgumentError
-from runtime.interpret import interpret
-from runtime.optimize import optimize
-from runtime.tensor_array import TensorArray
+from runtime.backends.numpy.compiler import compile_graph, to_source
+from runtime.backends.numpy.counted_loops import counters, in_bounds_writes
+from runtime.backends.numpy.interpret import interpret
+from runtime.ir.errors import InvalidArgumentError
+from runtime.passes import optimize
+from runtime.tracing.control_flow import while_loop
+from runtime.tracing.tensor_array import TensorArray
 from tests.runtime.tracing import build, outputs_equal
 
 

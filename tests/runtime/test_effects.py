@@ -6,12 +6,12 @@ import sys
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph
-from runtime.control_flow import while_loop
-from runtime.effects import format_value, print_, py_function, staged_assert_op
-from runtime.errors import InvalidArgumentError
-from runtime.interpret import interpret
-from runtime.origin import Origin
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.backends.numpy.interpret import interpret
+from runtime.ir.errors import InvalidArgumentError
+from runtime.ir.origin import Origin
+from runtime.tracing.control_flow import while_loop
+from runtime.tracing.effects import format_value, print_, py_function, staged_assert_op
 from tests.runtime.tracing import build
 
 

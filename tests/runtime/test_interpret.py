@@ -3,9 +3,9 @@
 import numpy as np
 from hypothesis import given, settings
 
-from runtime.compile import compile_graph
-from runtime.control_flow import cond, while_loop
-from runtime.interpret import interpret, run_graph
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.backends.numpy.interpret import interpret, run_graph
+from runtime.tracing.control_flow import cond, while_loop
 from tests.runtime.random_programs import programs, run_program
 from tests.runtime.tracing import build, outputs_equal
 

@@ -4,18 +4,18 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from runtime.compile import compile_graph
-from runtime.constant import constant
-from runtime.control_flow import cond, while_loop
-from runtime.effects import print_
-from runtime.interpret import interpret
-from runtime.optimize import (
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.backends.numpy.interpret import interpret
+from runtime.passes import (
     eliminate_common_subexpressions,
     eliminate_dead_code,
     fold_constants,
     optimize,
 )
-from runtime.variables import Variable
+from runtime.tracing.constant import constant
+from runtime.tracing.control_flow import cond, while_loop
+from runtime.tracing.effects import print_
+from runtime.tracing.variables import Variable
 from tests.runtime.random_programs import programs, run_program
 from tests.runtime.tracing import build, outputs_equal
 

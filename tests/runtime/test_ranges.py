@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from runtime import operators as ag__
-from runtime.errors import StagingError
-from runtime.ranges import StagedRange, range_
+from runtime.ir.errors import StagingError
+from runtime.operators.ranges import StagedRange, range_
 from tests.runtime.operators.graphs import trace
 
 

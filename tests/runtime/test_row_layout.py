@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph, to_source
-from runtime.control_flow import cond, while_loop
-from runtime.interpret import interpret
-from runtime.optimize import optimize
-from runtime.row_layout import walked_views
+from runtime.backends.numpy.compiler import compile_graph, to_source
+from runtime.backends.numpy.interpret import interpret
+from runtime.backends.numpy.row_layout import walked_views
+from runtime.passes import optimize
+from runtime.tracing.control_flow import cond, while_loop
 from tests.runtime.tracing import build, outputs_equal
 
 X = np.arange(2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3) / 10

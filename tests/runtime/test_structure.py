@@ -4,7 +4,7 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from runtime.structure import flatten, map_structure, unflatten
+from runtime.ir.structure import flatten, map_structure, unflatten
 
 Point = collections.namedtuple("Point", "x y")
 

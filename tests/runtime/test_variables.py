@@ -6,11 +6,11 @@ import gc
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph
-from runtime.control_flow import while_loop
-from runtime.errors import FailedPreconditionError, StagingError
-from runtime.interpret import interpret
-from runtime.variables import Variable, creation_scope
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.backends.numpy.interpret import interpret
+from runtime.ir.errors import FailedPreconditionError, StagingError
+from runtime.tracing.control_flow import while_loop
+from runtime.tracing.variables import Variable, creation_scope
 from tests.runtime.tracing import build
 
 

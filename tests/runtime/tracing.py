@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime.graph import Graph
-from runtime.tensor import Tensor
-from runtime.trace_context import building
-from runtime.types import TensorType
+from runtime.ir.graph import Graph
+from runtime.ir.types import TensorType
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import building
 
 __all__ = ["build", "outputs_equal"]
 

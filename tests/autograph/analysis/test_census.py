@@ -7,7 +7,7 @@ from autograph.analysis.census import take_census
 from autograph.converters import unsupported
 from autograph.converters.context import Context
 from autograph.source.naming import Namespace
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 SOURCE = """
 def f(x, items: Sequence) -> Result:
@@ -36,7 +36,7 @@ def test_names_are_every_identifier_of_the_tree():
     census = take_census(_fn(SOURCE))
     assert {"f", "x", "items", "Sequence", "Result", "np", "inner", "y", "v", "total", "Box", "method", "self"} <= census.names
     assert Namespace(census.names).new("inner") == "inner_1"
-    assert Namespace(census.names)._taken == Namespace.for_tree(_fn(SOURCE))._taken
+    assert Namespace(census.names)._used == Namespace.for_tree(_fn(SOURCE))._used
 
 
 def test_found_names_the_passes_to_run():

@@ -6,7 +6,7 @@ import pytest
 from autograph.converters import directives
 from autograph.converters.context import Context
 from autograph.source.naming import Namespace
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 
 def run(source: str):

@@ -5,7 +5,7 @@ import pytest
 
 import autograph as ag
 from autograph.converters import control_flow, directives
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from tests.autograph.converters.conversion import assert_converts, transformed
 from tests.autograph.equivalence import assert_same, normalize
 

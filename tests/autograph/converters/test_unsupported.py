@@ -8,7 +8,7 @@ import pytest
 from autograph.converters import unsupported
 from autograph.converters.context import Context
 from autograph.source.naming import Namespace
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 
 def check(source: str):

@@ -24,7 +24,7 @@ def test_inherit_location_fills_only_new_nodes():
 
 def test_line_origins_are_made_on_first_lookup_then_registered_as_a_dict():
     from autograph.source.origins import LineOrigins
-    from runtime import origin
+    from runtime.ir import origin
 
     lines = ["\n"] * 9 + ["def f(x):\n", "    y = x\n", "    return y\n"]  # the file: f on lines 10-12
     origins = LineOrigins("<generated f#0>", [(3, 1), (4, 2), (5, 3)], 6, "model.py", 10, lines, "f")
@@ -55,7 +55,7 @@ def test_line_origins_with_an_offset_map_as_with_the_starts_moved_down():
         with pytest.raises(KeyError):
             offset[missing]
     assert dict(offset) == dict(moved)
-    from runtime import origin
+    from runtime.ir import origin
 
     for name in ("<generated f#1>", "<generated f#2>"):  # iterating registered the finished dicts
         del origin._SOURCE_MAPS[name]

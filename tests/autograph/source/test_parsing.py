@@ -4,7 +4,7 @@ import gast
 import pytest
 
 from autograph.source.parsing import parse_function
-from runtime.errors import ConversionError
+from runtime.ir.errors import ConversionError
 
 
 class Holder:

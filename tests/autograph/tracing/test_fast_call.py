@@ -14,7 +14,7 @@ from autograph.errors import FailedPreconditionError, InvalidArgumentError
 from autograph.tracing.fast_call import never
 from autograph.tracing.function import Function
 from autograph.tracing.retracing import RetracingWarning
-from runtime.trace_context import STEP_ASIDE
+from runtime.tracing.trace_context import STEP_ASIDE
 
 
 def counted(func):

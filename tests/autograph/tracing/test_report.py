@@ -7,8 +7,8 @@ import pytest
 import autograph as ag
 from autograph.tracing import fast_call
 from autograph.tracing.report import annotate
-from runtime.origin import Origin, register_source_map
-from runtime.user_frames import format_frames, user_frames
+from runtime.ir.origin import Origin, register_source_map
+from runtime.ir.user_frames import format_frames, user_frames
 
 
 def _notes(error):

@@ -6,7 +6,7 @@ from autograph.tracing.concrete import Static
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from autograph.tracing.trace import trace_function
-from runtime.structure import flatten
+from runtime.ir.structure import flatten
 
 
 def trace(fn, *values):

@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from runtime.compile import compile_graph
-from runtime.graph import Graph
-from runtime.tensor import Tensor
-from runtime.trace_context import building
-from runtime.types import TensorType
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.ir.graph import Graph
+from runtime.ir.types import TensorType
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import building
 
 __all__ = ["SCALAR_F", "SCALAR_I", "Traced", "trace", "node_count", "line_of", "state_of"]
 

@@ -7,7 +7,7 @@ import builtins
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from runtime.operators.builtins import OVERRIDES
 from tests.runtime.operators.graphs import trace
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from runtime import operators as ag__
-from runtime.errors import InvalidArgumentError, StagingError
+from runtime.ir.errors import InvalidArgumentError, StagingError
 from tests.runtime.operators import graphs
 from tests.runtime.operators.graphs import trace
 

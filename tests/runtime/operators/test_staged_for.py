@@ -6,7 +6,7 @@ import numpy as np
 
 from runtime import operators as ag__
 from runtime.operators.builtins import OVERRIDES
-from runtime.ranges import range_
+from runtime.operators.ranges import range_
 from tests.runtime.operators.graphs import SCALAR_I, state_of, trace
 
 
@@ -196,7 +196,7 @@ def test_return_and_break_inside_a_staged_loop():
 
 def fizzbuzz(n):
     """The guide's fizzbuzz as converted code: a staged for with a nested staged if chain."""
-    from runtime.effects import print_
+    from runtime.tracing.effects import print_
 
     def no_state():
         return ()
@@ -250,7 +250,7 @@ def test_guide_fizzbuzz_traces_each_branch_once_and_prints_at_every_run(capsys):
 
 
 def test_for_over_a_tensor_array():
-    from runtime.tensor_array import TensorArray
+    from runtime.tracing.tensor_array import TensorArray
 
     def f(xs):
         array = TensorArray(np.int64, size=0, dynamic_size=True).unstack(xs)

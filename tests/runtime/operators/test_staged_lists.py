@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from runtime import operators as ag__
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from runtime.operators.builtins import OVERRIDES
+from runtime.operators.ranges import range_
 from runtime.operators.staged_lists import StagedList
-from runtime.ranges import range_
-from runtime.tensor_array import TensorArray
+from runtime.tracing.tensor_array import TensorArray
 from tests.runtime.operators.graphs import trace
 
 

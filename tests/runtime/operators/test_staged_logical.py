@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from runtime import operators as ag__
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from tests.runtime.operators.graphs import line_of, trace
 
 

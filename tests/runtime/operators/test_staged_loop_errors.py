@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from runtime import operators as ag__
-from runtime.errors import StagingError
-from runtime.ranges import range_
+from runtime.ir.errors import StagingError
+from runtime.operators.ranges import range_
 from tests.runtime.operators import graphs
 from tests.runtime.operators.graphs import SCALAR_F, SCALAR_I, state_of, trace
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runtime import operators as ag__
-from runtime.errors import InvalidArgumentError
-from runtime.ranges import range_
+from runtime.ir.errors import InvalidArgumentError
+from runtime.operators.ranges import range_
 from tests.runtime.operators import graphs
 from tests.runtime.operators.graphs import SCALAR_I, state_of, trace
 

@@ -4,7 +4,7 @@
 compares with `fn(*values)` run by NumPy: each output's inferred TensorType
 must be exactly NumPy's dtype and fit its shape; running the graph with the
 ops' `impl` and, separately, by evaluating each op's `emit` expression must
-give NumPy's values, and so must the whole graph compiled by `runtime.compile`.
+give NumPy's values, and so must the whole graph compiled by `runtime.backends.numpy.compiler`.
 
 Python values (scalars, lists) are passed to `fn` as they are; arrays become
 graph inputs. `unknown` marks input dims as None (an input number: all its
@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from runtime.graph import Graph
+from runtime.ir.graph import Graph
+from runtime.ir.structure import flatten
+from runtime.ir.types import TensorType
 from runtime.ops import get_op
-from runtime.structure import flatten
-from runtime.tensor import Tensor
-from runtime.trace_context import building
-from runtime.types import TensorType
+from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import building
 
 __all__ = ["check", "stage", "run_graph", "assert_same"]
 
@@ -119,8 +119,8 @@ def check(
 
 
 def run_compiled(graph: Graph, values: Sequence[Any], leaves: list, expected: list) -> None:
-    """The graph optimised and compiled by runtime.compile gives NumPy's values too."""
-    from runtime.compile import compile_graph
+    """The graph optimised and compiled by runtime.backends.numpy.compiler gives NumPy's values too."""
+    from runtime.backends.numpy.compiler import compile_graph
 
     staged = [(leaf, want) for leaf, want in zip(leaves, expected) if isinstance(leaf, Tensor)]
     if not staged:

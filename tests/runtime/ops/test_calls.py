@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
-from runtime.ops.calls import Slot, Span, Weak, render, render_call, resolve_call, split_call
+from runtime.ir.errors import StagingError
+from runtime.ops.calls import Slot, Span, Weak, render, render_call, resolve_call
+from runtime.tracing.record import split_call
 
 
 def test_weak_equality_keeps_types_apart():

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.compile import compile_graph
-from runtime.errors import StagingError
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.ir.errors import StagingError
 from runtime.operators.builtins import OVERRIDES
-from runtime.ops.creation import CALL_OVERRIDES
+from runtime.tracing.creation import CALL_OVERRIDES
 from tests.runtime.ops.staging import check, stage
 from tests.runtime.tracing import build
 

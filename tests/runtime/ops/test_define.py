@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from runtime.ops import OPS, get_op
 from runtime.ops.calls import Slot, Weak
-from runtime.ops.define import define, stage
+from runtime.ops.define import define
 from runtime.ops.shapes import elementwise_type
+from runtime.tracing.record import stage
 from tests.runtime.ops.staging import assert_same, run_graph
 from tests.runtime.ops.staging import stage as stage_fn
 
@@ -35,7 +36,7 @@ def test_operator_format_and_keyword_fallback():
 ])
 def test_records_made_by_hand_work_too(op, attrs, values, expected):
     """Other layers call record("add", (a, b)) or record("cast", (t,), {"dtype": ...}) directly."""
-    from runtime.tensor import record
+    from runtime.tracing.record import record
 
     graph, (out,) = stage_fn(lambda *ts: record(op, ts, dict(attrs)), values)
     assert (out.dtype, out.shape) == (expected.dtype, expected.shape)

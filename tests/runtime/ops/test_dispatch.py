@@ -8,8 +8,8 @@ import operator
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
-from runtime.tensor import Tensor
+from runtime.ir.errors import StagingError
+from runtime.tracing.tensor import Tensor
 from tests.runtime.ops.staging import check, stage
 
 RNG = np.random.default_rng(3)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
+from runtime.ir.types import TensorType
 from runtime.ops import get_op
 from runtime.ops.elementwise import UFUNCS
-from runtime.types import TensorType
 from tests.runtime.ops.staging import check, stage
 
 DTYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint16, np.float32, np.float64, np.complex64]

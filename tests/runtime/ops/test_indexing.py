@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from runtime.ops import get_op
 from tests.runtime.ops.staging import check, stage
 

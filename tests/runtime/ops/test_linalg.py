@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
 from runtime.ops.linalg import dot_shape, einsum_shape, inner_shape, outer_shape
 from tests.runtime.ops.staging import check, stage
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
-from runtime.ops.numpy_api import CALL_OVERRIDES, NUMPY_FUNCTIONS, SUPPORTED_NUMPY
-from runtime.tensor import Tensor
+from runtime.ir.errors import StagingError
+from runtime.tracing.creation import CALL_OVERRIDES
+from runtime.tracing.numpy_functions import NUMPY_FUNCTIONS, SUPPORTED_NUMPY
+from runtime.tracing.tensor import Tensor
 from tests.runtime.ops.staging import check, stage
 
 RNG = np.random.default_rng(2)
@@ -119,7 +120,7 @@ def dispatched(fn):
     """`fn` with np.asarray & co. swapped for their overrides, as converted code calls them."""
     def call(*args):
         originals = {name: getattr(np, name) for name in ("asarray", "asanyarray", "array")}
-        from runtime.trace_context import is_tracing
+        from runtime.tracing.trace_context import is_tracing
 
         if is_tracing():
             for name, original in originals.items():
@@ -240,10 +241,10 @@ def test_asarray_overrides():
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_function_through_the_compiler_and_interpreter(name):
-    """The same cases, run by runtime.compile (emitted code) and runtime.interpret (impl)."""
-    from runtime.compile import compile_graph
-    from runtime.interpret import interpret
-    from runtime.structure import flatten
+    """The same cases, run by runtime.backends.numpy.compiler (emitted code) and runtime.backends.numpy.interpret (impl)."""
+    from runtime.backends.numpy.compiler import compile_graph
+    from runtime.backends.numpy.interpret import interpret
+    from runtime.ir.structure import flatten
     from tests.runtime.ops.staging import assert_same
 
     for fn, *values in CASES[name]:

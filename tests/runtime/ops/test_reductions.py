@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.compile import compile_graph
-from runtime.errors import StagingError
+from runtime.backends.numpy.compiler import compile_graph
+from runtime.ir.errors import StagingError
 from runtime.ops import get_op
 from runtime.ops.calls import Slot, Weak
 from runtime.ops.reductions import METHODS, REDUCTIONS, SCANS, UFUNC_REDUCTIONS

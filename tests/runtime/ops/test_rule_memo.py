@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
+from runtime.ir.types import TensorType
 from runtime.ops import get_op
 from runtime.ops.calls import Slot, Span, Weak
 from runtime.ops.rule_memo import question_key, remembered
-from runtime.types import TensorType
 
 F32 = TensorType(np.dtype("float32"), (3,))
 I8 = TensorType(np.dtype("int8"), (3,))

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.errors import StagingError
+from runtime.ir.errors import StagingError
+from runtime.ir.types import TensorType
 from runtime.ops.shapes import (
     bind_arguments,
     broadcast,
@@ -19,7 +20,6 @@ from runtime.ops.shapes import (
     reshaped,
     signature_of,
 )
-from runtime.types import TensorType
 
 
 def test_broadcast_unknown_dims():

@@ -1,0 +1,31 @@
+"""is_staged: the one test of whether a value is symbolic, over a registry of staged types.
+
+Operators, NumPy dispatch and the front-end all ask this, so another tracer's
+values (a JAX tracer, a future TensorArray of another engine) become staged
+everywhere by one `register_staged_type` call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["register_staged_type", "is_staged", "staged_types"]
+
+_TYPES: tuple[type, ...] = ()
+
+
+def register_staged_type(cls: type) -> type:
+    """Make instances of `cls` (and its subclasses) staged values; returns `cls` (a decorator)."""
+    global _TYPES
+    if cls not in _TYPES:
+        _TYPES = (*_TYPES, cls)
+    return cls
+
+
+def staged_types() -> tuple[type, ...]:
+    return _TYPES
+
+
+def is_staged(value: Any) -> bool:
+    """Whether `value` is known only when the graph runs (a Tensor, or what stands for one)."""
+    return isinstance(value, _TYPES) or hasattr(value, "__autograph_tensor__")
