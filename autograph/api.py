@@ -15,12 +15,12 @@ import types
 from collections.abc import Callable
 from typing import TypeVar
 
-from autograph.converted_call import DO_NOT_CONVERT
+from autograph.converted_call import DO_NOT_CONVERT, convert_function
 from autograph.converters.context import Options
 from autograph.display import Code
-from autograph.live_conversion import convert_live, load_converted
-from autograph.namespace import AG
+from autograph.live_conversion import load_converted
 from autograph.source.diagnostics import no_source_error
+from autograph.source.resolution import DECORATOR_MARK
 from runtime.ir.errors import ConversionError
 
 __all__ = ["convert", "to_code", "do_not_convert"]
@@ -46,9 +46,7 @@ def convert(func: Callable, *, recursive: bool = True) -> Callable:
         return types.MethodType(convert(func.__func__, recursive=recursive), func.__self__)
     if not isinstance(func, types.FunctionType):
         raise no_source_error(func)
-    converted = convert_live(func, Options(recursive=recursive), AG)
-    converted.__autograph_converted__ = True
-    return converted
+    return convert_function(func, recursive)
 
 
 def to_code(func: Callable) -> str:
@@ -106,3 +104,6 @@ def do_not_convert(func: F) -> F:
     except (AttributeError, TypeError):
         pass  # builtins and C functions are never converted anyway
     return func
+
+
+setattr(do_not_convert, DECORATOR_MARK, True)  # the converter leaves @ag.do_not_convert as it is

@@ -32,11 +32,14 @@ import sys
 import types
 import weakref
 
+from autograph.converters.context import Options
+from autograph.live_conversion import convert_live
+from autograph.namespace import build_namespace
 from runtime.ir.errors import ConversionError
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
 
-__all__ = ["converted_call", "DO_NOT_CONVERT", "is_convertible"]
+__all__ = ["converted_call", "convert_function", "AG", "DO_NOT_CONVERT", "is_convertible"]
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
 _NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozenset(sys.stdlib_module_names)
@@ -78,10 +81,6 @@ def _target(func: types.FunctionType) -> object:
         return target
     target = func
     if is_convertible(func):
-        from autograph.converters.context import Options
-        from autograph.live_conversion import convert_live
-        from autograph.namespace import AG
-
         try:
             target = convert_live(func, Options(), AG)
         except ConversionError:
@@ -219,3 +218,14 @@ def _function_target(func: types.FunctionType) -> object:
         return entry[1]
     return _target(func)
 
+
+def convert_function(func: types.FunctionType, recursive: bool = True) -> types.FunctionType:
+    """`func` converted to call the operators of `AG` (a do_not_convert or converted one as is)."""
+    if getattr(func, DO_NOT_CONVERT, False) or getattr(func, "__autograph_converted__", False):
+        return func
+    converted = convert_live(func, Options(recursive=recursive), AG)
+    converted.__autograph_converted__ = True
+    return converted
+
+
+AG = build_namespace(converted_call)  # the `ag__` of every function converted in this process

@@ -50,15 +50,6 @@ _LOCK = threading.Lock()
 _CODE_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _ours() -> tuple[object, ...]:
-    """This package's decorators, looked up lazily (the package imports this module)."""
-    import autograph
-    from autograph import api
-    from autograph.tracing import function as function_module
-
-    return (autograph.function, autograph.do_not_convert, function_module.function, api.do_not_convert)
-
-
 def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
     """The compiled conversion of `func`'s code (cached by code object, file and options)."""
     code = func.__code__
@@ -77,7 +68,7 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
 def _load(func: types.FunctionType, options: Options) -> LoadedCode:
     code = func.__code__
     parsed = parse_function(func)
-    names = LiveNames(func, _ours())
+    names = LiveNames(func)
     settings = Settings(
         filename=parsed.filename,
         first_line=parsed.first_line,

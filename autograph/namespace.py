@@ -8,20 +8,20 @@ never touched.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 
 import runtime.operators as operators
-from autograph.converted_call import converted_call
 
-__all__ = ["AG", "build_namespace"]
+__all__ = ["build_namespace"]
 
 
-def build_namespace() -> types.ModuleType:
-    """A fresh module holding every operator converted code may call."""
+def build_namespace(converted_call: Callable[..., object]) -> types.ModuleType:
+    """A fresh module holding every operator converted code may call, and `converted_call`.
+
+    `converted_call` is given rather than imported: it converts the functions
+    it calls with this very namespace (`autograph.converted_call.AG`)."""
     namespace = types.ModuleType("ag__", "Operators called by converted code.")
     for name in operators.__all__:
         setattr(namespace, name, getattr(operators, name))
     namespace.converted_call = converted_call
     return namespace
-
-
-AG = build_namespace()

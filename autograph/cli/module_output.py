@@ -4,7 +4,7 @@ The output is the original module, text for text, except that:
 
 - each converted function's `def` (signature and body) is replaced by the
   converted code, indented where the original stood;
-- the module imports `ag__` (`from autograph.namespace import AG as ag__`),
+- the module imports `ag__` (`from autograph.converted_call import AG as ag__`),
   the one name generated code uses, right after its docstring and
   `from __future__` imports;
 - nothing is converted twice: `@ag.function` decorators (however imported)
@@ -28,7 +28,7 @@ from typing import Any
 
 __all__ = ["build_module", "NAMESPACE_IMPORT", "our_decorator_names"]
 
-NAMESPACE_IMPORT = "from autograph.namespace import AG as ag__"
+NAMESPACE_IMPORT = "from autograph.converted_call import AG as ag__"
 _PACKAGE = "autograph"
 _DECORATOR = "function"
 _MARKER = "do_not_convert"

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import gast
 
-__all__ = ["StaticNames", "LiveNames", "dotted_name"]
+DECORATOR_MARK = "__autograph_decorator__"  # set on ag.function and ag.do_not_convert
+
+__all__ = ["DECORATOR_MARK", "StaticNames", "LiveNames", "dotted_name"]
 
 _DECORATORS = frozenset({"function", "do_not_convert"})
 _PACKAGE = "autograph"
@@ -94,11 +96,10 @@ class StaticNames:
 class LiveNames:
     """Names resolved in a live function's globals (and closure), falling back to builtins."""
 
-    def __init__(self, func: types.FunctionType, ours: tuple[object, ...]) -> None:
+    def __init__(self, func: types.FunctionType) -> None:
         self.globals = func.__globals__
         code = func.__code__
         self.cells = dict(zip(code.co_freevars, func.__closure__ or ()))
-        self.ours = ours
 
     def _lookup(self, name: str) -> object:
         cell = self.cells.get(name)
@@ -130,4 +131,4 @@ class LiveNames:
         value = self._lookup(head)
         for attr in rest:
             value = getattr(value, attr, None)
-        return any(value is obj for obj in self.ours)
+        return getattr(value, DECORATOR_MARK, False) is True

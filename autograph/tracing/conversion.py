@@ -1,6 +1,6 @@
 """What a Function traces: its callable with control flow converted.
 
-Plain functions go through the converter (`autograph.api.convert`);
+Plain functions go through the converter (`converted_call.convert_function`);
 `functools.partial` objects and callable objects have their underlying
 function converted; builtins, ufuncs and other C functions have no source
 and nothing to convert, so they are traced as they are.
@@ -12,19 +12,19 @@ import functools
 import types
 from typing import Any
 
+from autograph.converted_call import convert_function
+
 __all__ = ["converted_callable"]
 
 
 def converted_callable(func: Any) -> Any:
     """`func` converted: functions, partials and callable objects; builtins as they are."""
-    from autograph.api import convert
-
     if isinstance(func, functools.partial):
         return functools.partial(converted_callable(func.func), *func.args, **func.keywords)
     if isinstance(func, types.FunctionType):
-        return convert(func)
+        return convert_function(func)
     owners = () if isinstance(func, type) else type(func).__mro__
     call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
     if isinstance(call, types.FunctionType):
-        return types.MethodType(convert(call), func)
+        return types.MethodType(convert_function(call), func)
     return func  # builtins, ufuncs and other C functions have nothing to convert

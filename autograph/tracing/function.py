@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.source.resolution import DECORATOR_MARK
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
@@ -376,6 +377,9 @@ def function(
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
+
+
+setattr(function, DECORATOR_MARK, True)  # the converter leaves @ag.function as it is
 
 
 def _weak(obj: Any) -> Callable[[], Any]:

@@ -122,7 +122,7 @@ def test_output_module_runs_like_the_original(cli, tmp_path):
     done = cli("convert", str(DECORATED), "--all", "--output", str(target))
     assert done.returncode == 0, done.stderr
     text = target.read_text()
-    assert "from autograph.namespace import AG as ag__" in text
+    assert "from autograph.converted_call import AG as ag__" in text
     assert "@ag.function(autograph=False)" in text
     assert "@ag.do_not_convert\ndef helper(x):" in text
     compare = tmp_path / "compare.py"

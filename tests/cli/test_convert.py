@@ -97,7 +97,7 @@ def test_diff_is_unified_against_the_original():
     status, out, _ = run("convert", DECORATED, "--diff")
     assert status == 0
     assert out.startswith(f"--- {DECORATED}\n+++ {DECORATED} (converted)\n@@ ")
-    assert "+from autograph.namespace import AG as ag__\n" in out
+    assert "+from autograph.converted_call import AG as ag__\n" in out
     assert "-@ag.function\n+@ag.function(autograph=False)\n" in out
 
 

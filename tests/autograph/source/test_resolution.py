@@ -34,7 +34,7 @@ def sample(x):
 
 
 def test_live_names():
-    names = LiveNames(sample, (ag.function,))
+    names = LiveNames(sample)
     assert names.module_of("np") == "numpy"
     assert names.is_ours_decorator(expr("my_alias"))
     assert names.is_ours_decorator(expr("ag.function(autograph=True)"))
