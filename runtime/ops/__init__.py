@@ -21,12 +21,14 @@ declared as `registry.Op`s; a call's literal arguments are a template of
 from runtime.ops import (  # noqa: F401  importing a module registers its ops
     control,
     creation,
+    effects,
     elementwise,
     indexing,
     linalg,
     numpy_api,
     reductions,
     shape_ops,
+    state,
 )
 from runtime.ops.registry import OPS, Op, get_op, register
 

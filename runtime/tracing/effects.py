@@ -9,101 +9,34 @@ trace they act at once, exactly like their Python counterparts.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from runtime.ir.errors import InvalidArgumentError
 from runtime.ir.origin import Origin, user_origin
-from runtime.ir.structure import TreeDef, flatten, is_container, unflatten
-from runtime.ir.types import TensorType
-from runtime.ops.registry import OPS, Op, register
+from runtime.ir.structure import flatten, is_container
+from runtime.ops.effects import SLOT, Shown, call_python, check_assertion, format_value
 from runtime.tracing.record import record
-from runtime.tracing.tensor import Tensor
+from runtime.tracing.staged import is_staged
 from runtime.tracing.trace_context import current_graph
 
 __all__ = ["print_", "py_function", "staged_assert_op", "format_value"]
 
-_UNIT = TensorType(np.dtype(object), ())
-
-
-def _register(op: Op) -> Op:
-    return OPS[op.name] if op.name in OPS else register(op)
 
 
 def _is_staged(value: Any) -> bool:
-    return isinstance(value, Tensor) or hasattr(value, "__autograph_tensor__")
+    return is_staged(value)
 
 
 # -- print -------------------------------------------------------------------
-def format_value(value: Any) -> str:
-    """How ag.print shows a value: strings as is, arrays like NumPy's str (`[1 2 3]`)."""
-    if isinstance(value, str):
-        return value
-    if hasattr(value, "numpy") and callable(value.numpy):
-        value = value.numpy()
-    return str(value)
-
-
-_SLOT = object()  # where a run-time value goes back into a shown structure
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class _Shown:
-    """A structure holding tensors (`[x, y]`, `("bad value", x)`), shown at run time with
-    their values, as the unconverted code shows it (str of the structure)."""
-
-    tree: TreeDef
-    parts: tuple  # the leaves, _SLOT where a tensor's value goes
-
-    @classmethod
-    def of(cls, value: Any) -> tuple[_Shown | None, tuple]:
-        """The template and the tensors of `value`, or (None, ()) when it holds none."""
-        leaves, tree = flatten(value, is_leaf=_is_staged)
-        data = tuple(leaf for leaf in leaves if _is_staged(leaf))
-        if not data:
-            return None, ()
-        return cls(tree, tuple(_SLOT if _is_staged(leaf) else leaf for leaf in leaves)), data
-
-    def fill(self, values: Iterator[Any]) -> Any:
-        leaves = [_as_scalar(next(values)) if p is _SLOT else p for p in self.parts]
-        return unflatten(self.tree, leaves)
-
-
-def _as_scalar(value: Any) -> Any:
-    """A 0-d array as the NumPy scalar the unconverted code holds (np.float32(1.5))."""
-    return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value
-
-
-def print_values(*values: Any, parts: tuple, sep: str, end: str, file: Any = None, flush: bool = False) -> None:
-    """Print the run-time `values` into the slots (None, or shown structures) of `parts`."""
-    it = iter(values)
-    texts = [
-        format_value(next(it)) if part is None
-        else format_value(part.fill(it)) if isinstance(part, _Shown) else part
-        for part in parts
-    ]
-    print(*texts, sep=sep, end=end, file=file, flush=flush)
-
-
-def _print_source(args, attrs) -> str | None:
-    """`print('step', i)`: the builtin shows NumPy values exactly as `format_value` does."""
-    if any(isinstance(part, _Shown) for part in attrs["parts"]) or attrs.get("file") is not None:
-        return None  # print_values rebuilds the structures, or writes to the file object it holds
-    it = iter(args)
-    items = [repr(part) if part is not None else next(it) for part in attrs["parts"]]
-    if attrs["sep"] != " ":
-        items.append(f"sep={attrs['sep']!r}")
-    if attrs["end"] != "\n":
-        items.append(f"end={attrs['end']!r}")
-    if attrs.get("flush"):
-        items.append("flush=True")
-    return f"print({', '.join(items)})"
-
-
-_register(Op("print", infer=lambda types, attrs: _UNIT, impl=print_values, emit=_print_source, effectful=True))
+def shown_of(value: Any) -> tuple[Shown | None, tuple]:
+    """The template and the tensors of `value`, or (None, ()) when it holds none."""
+    leaves, tree = flatten(value, is_leaf=_is_staged)
+    data = tuple(leaf for leaf in leaves if _is_staged(leaf))
+    if not data:
+        return None, ()
+    return Shown(tree, tuple(SLOT if _is_staged(leaf) else leaf for leaf in leaves)), data
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
@@ -118,7 +51,7 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush:
     inputs: tuple = ()
     parts: list = []
     for arg in args:
-        shown, data = (None, (arg,)) if _is_staged(arg) else _Shown.of(arg) if is_container(arg) else (None, ())
+        shown, data = (None, (arg,)) if _is_staged(arg) else shown_of(arg) if is_container(arg) else (None, ())
         inputs += data
         parts.append(shown if shown is not None else None if data else format_value(arg))
     parts = tuple(parts)
@@ -129,33 +62,6 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush:
 
 
 # -- py_function ---------------------------------------------------------------
-def call_python(*values: Any, func: Callable, Tout: tuple, multiple: bool) -> Any:  # noqa: N803
-    """Run `func` on NumPy values and convert its results to the declared dtypes."""
-    result = func(*values)
-    if not Tout:
-        return None
-    if not multiple:
-        return np.asarray(result, dtype=Tout[0])
-    if not isinstance(result, (list, tuple)) or len(result) != len(Tout):
-        raise InvalidArgumentError(
-            f"the function given to py_function returned {result!r}, but Tout declares "
-            f"{len(Tout)} results; return a list of that many values."
-        )
-    return tuple(np.asarray(r, dtype=d) for r, d in zip(result, Tout))
-
-
-def _py_infer(types, attrs) -> TensorType | tuple[TensorType, ...]:
-    dtypes = attrs["Tout"]
-    if not dtypes:
-        return _UNIT
-    if not attrs["multiple"]:
-        return TensorType(dtypes[0], None)
-    return tuple(TensorType(d, None) for d in dtypes)
-
-
-_register(Op("py_function", infer=_py_infer, impl=call_python, effectful=True))
-
-
 def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: N803
     """Run `func` on NumPy values at every execution; results have the dtypes in `Tout`."""
     multiple = isinstance(Tout, (list, tuple))
@@ -173,38 +79,11 @@ def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: 
 
 
 # -- assert ------------------------------------------------------------------
-def check_assertion(value: Any, *data: Any, message: str, origin: Origin | None, shown: Any = None) -> None:
-    """Raise InvalidArgumentError with the user's message and line unless `value` is all true.
-
-    `shown` is a message that held tensors: their run-time values (`data`) go back into
-    it and it reads as Python's `str` of it, as the unconverted assert shows.
-    """
-    if np.all(value):
-        return
-    if shown is not None:
-        message = str(shown.fill(iter(data)))
-    where = f" at {origin}" if origin is not None else ""
-    text = f"assertion failed{where}: {message}" if message else f"assertion failed{where}"
-    if origin is not None and origin.text:
-        text += "\n" + origin.excerpt()
-    raise InvalidArgumentError(text)
-
-
-def _check_statement(value: Any, *data: Any, **attrs: Any) -> None:
-    """The graph's assert tests one truth value, as Python's `assert` does: a condition with
-    more or fewer than one element raises NumPy's ValueError, not a check of every element."""
-    bool(np.asarray(value))
-    check_assertion(value, *data, **attrs)
-
-
-_register(Op("assert", infer=lambda types, attrs: _UNIT, impl=_check_statement, effectful=True))
-
-
 def _message_parts(message: Any) -> tuple[tuple, dict]:
     """The assert op's data inputs and attrs for a message (`assert x > 0, ("bad", x)`)."""
     if message is None or isinstance(message, str):
         return (), {"message": message or ""}
-    shown, data = _Shown.of(message)
+    shown, data = shown_of(message)
     if shown is None:
         return (), {"message": str(message)}
     return data, {"message": "", "shown": shown}

@@ -16,145 +16,21 @@ enclosing graph) the compiler hands the write a copy instead.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
 
-from runtime.ir.errors import InvalidArgumentError, StagingError
+from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.types import Shape, TensorType, merge_shapes
 from runtime.ops.calls import unknown_dimension
-from runtime.ops.registry import OPS, Op, register
+from runtime.ops.state import HANDLE, ta_read, ta_size, ta_stack, ta_unstack, ta_write
 from runtime.tracing.record import as_node
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import current_graph
 
 __all__ = ["TensorArray"]
 
-HANDLE = TensorType(np.dtype(object), ())
-
-
-# -- run-time implementations (NumPy values; the handle is a list) ------------
-def ta_new(*size: Any, dynamic: bool) -> list:
-    """A fresh buffer of `size` unwritten slots."""
-    return [None] * int(size[0]) if size else []
-
-
-def ta_write(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype) -> list:
-    """Store `value` at `index` (growing the buffer when dynamic); returns the same list."""
-    value_dtype = getattr(value, "dtype", None)
-    if value_dtype is not dtype and value_dtype != dtype:
-        value = np.asarray(value, dtype=dtype)
-    i = operator.index(index)
-    size = len(items)
-    if 0 <= i < size:
-        items[i] = value
-    elif dynamic and i >= size:
-        if i > size:
-            items.extend([None] * (i - size))
-        items.append(value)
-    else:
-        raise InvalidArgumentError(
-            f"TensorArray index {i} is out of bounds for size {size}; create it with "
-            f"dynamic_size=True to let it grow."
-        )
-    return items
-
-
-def ta_read(items: list, index: Any, dense: bool = False) -> Any:
-    """The element at `index` (a dense array, made by unstack, has every element)."""
-    try:
-        value = items[index]
-    except IndexError:
-        value = None
-    if value is None:
-        raise InvalidArgumentError(f"TensorArray element {int(index)} was read before it was written")
-    return value
-
-
-def ta_stack(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
-    """All elements stacked along a new first axis."""
-    if not items:
-        if element_shape is None or None in element_shape:
-            raise InvalidArgumentError(
-                "cannot stack an empty TensorArray whose element shape is unknown; create it with "
-                "element_shape=... (for example element_shape=() for scalars) so that nothing "
-                "written stacks to an array of shape (0, *element_shape)"
-            )
-        return np.zeros((0, *element_shape), dtype)
-    stacked = _stack_rows(items, dtype, element_shape)
-    if stacked is not None:
-        return stacked
-    if any(item is None for item in items):
-        missing = next(i for i, item in enumerate(items) if item is None)
-        raise InvalidArgumentError(
-            f"cannot stack a TensorArray whose element {missing} was never written (write returns the "
-            f"TensorArray holding the new element: keep it, as in ta = ta.write(i, value))"
-        )
-    if np.dtype(dtype).kind != "O":
-        # np.array builds the stack in one pass (np.stack makes a view of every element
-        # first: 3x slower for 1,000 small elements); elements of different shapes make
-        # it fail, and np.stack then raises its own error. A numeric element has
-        # exactly the array's dtype (ta_write and ta_unstack convert), so naming it
-        # spares NumPy discovering it element by element: half the time again (text
-        # elements keep their own lengths, which the stack's dtype takes the longest of).
-        numeric = np.dtype(dtype).kind in "biufc"
-        try:
-            return np.array(items, dtype=dtype) if numeric else np.array(items)
-        except ValueError:
-            pass
-    return np.stack(items)
-
-
-def _stack_rows(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray | None:
-    """The stack of numeric elements of a known shape of rank >= 1, or None to take the long way.
-
-    An unwritten element (None) among such elements makes np.array fail (they no
-    longer nest evenly) or, if every one is unwritten, return a 1-d array: the
-    result's shape alone says that every element was written, which spares the
-    test of each element (a quarter of the stack's time for 1,000 small ones).
-    """
-    if not element_shape or None in element_shape or np.dtype(dtype).kind not in "biufc":
-        return None
-    try:
-        stacked = np.array(items, dtype=dtype)
-    except (ValueError, TypeError):
-        return None
-    return stacked if stacked.shape == (len(items), *element_shape) else None
-
-
-def ta_unstack(value: Any, dtype: np.dtype) -> list:
-    """A buffer holding the rows of `value`."""
-    return list(np.asarray(value, dtype=dtype))
-
-
-def ta_size(items: list) -> np.int64:
-    return np.int64(len(items))
-
-
-def _read_source(args, attrs) -> str | None:
-    """A dense array is read by plain indexing; others call ta_read, which checks."""
-    return f"{args[0]}[{args[1]}]" if attrs.get("dense") else None
-
-
-def _register(op: Op) -> Op:
-    return OPS[op.name] if op.name in OPS else register(op)
-
-
-def _typed_by_caller(types, attrs) -> TensorType:
-    raise AssertionError("TensorArray nodes are typed by TensorArray itself, not by infer")
-
-
-for _op in (
-    Op("ta_new", _typed_by_caller, ta_new),
-    Op("ta_write", _typed_by_caller, ta_write, inplace=True),
-    Op("ta_unstack", _typed_by_caller, ta_unstack),
-    Op("ta_read", _typed_by_caller, ta_read, emit=_read_source),
-    Op("ta_stack", _typed_by_caller, ta_stack),
-    Op("ta_size", _typed_by_caller, ta_size, emit=lambda args, attrs: f"np.int64(len({args[0]}))"),
-):
-    _register(_op)
 
 
 def _stage(op: str, inputs: tuple, attrs: dict, type_: TensorType, name: str = "ta") -> Tensor:

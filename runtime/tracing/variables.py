@@ -28,9 +28,8 @@ from typing import Any
 import numpy as np
 
 from runtime.ir.errors import FailedPreconditionError, InvalidArgumentError, StagingError
-from runtime.ir.origin import Origin, user_origin
+from runtime.ir.origin import user_origin
 from runtime.ir.types import TensorType
-from runtime.ops.registry import OPS, Op, register
 from runtime.tracing.record import record
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import current_graph
@@ -59,48 +58,6 @@ class _CreationScope:
         _SCOPES.reset(self._token)
 
 
-def _deref(ref: weakref.ref, name: str, origin: Origin | None) -> Variable:
-    variable = ref()
-    if variable is None:
-        where = f" at {origin}" if origin is not None else ""
-        raise FailedPreconditionError(
-            f"the Variable '{name}' used{where} no longer exists (it was garbage-collected). Keep "
-            f"a reference to it, e.g. as an attribute of the object that owns the function, for "
-            f"as long as the function runs."
-        )
-    return variable
-
-
-def read_variable(ref: weakref.ref, name: str, origin: Origin | None) -> np.ndarray:
-    """The current value of a captured Variable."""
-    return _deref(ref, name, origin)._current()
-
-
-def initialize_variable(value: Any, ref: weakref.ref, name: str, origin: Origin | None) -> None:
-    """Give a Variable created from a staged value that value, the first time only."""
-    variable = _deref(ref, name, origin)
-    if variable._value is None:
-        variable._value = np.array(value, dtype=variable.dtype)
-
-
-def assign_variable(value: Any, ref: weakref.ref, name: str, origin: Origin | None, mode: str) -> None:
-    """Store `value` (or add/subtract it) into a captured Variable."""
-    variable = _deref(ref, name, origin)
-    variable._store(value, mode)
-
-
-def _read_infer(types, attrs) -> TensorType:
-    return _deref(attrs["ref"], attrs["name"], attrs["origin"])._type
-
-
-def _register(op: Op) -> Op:
-    return OPS[op.name] if op.name in OPS else register(op)
-
-
-_UNIT = TensorType(np.dtype(object), ())
-_register(Op("read_variable", infer=_read_infer, impl=read_variable, stateful=True))
-_register(Op("assign_variable", infer=lambda types, attrs: _UNIT, impl=assign_variable, effectful=True))
-_register(Op("initialize_variable", infer=lambda types, attrs: _UNIT, impl=initialize_variable, effectful=True))
 
 
 class Variable:

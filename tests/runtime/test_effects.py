@@ -10,8 +10,9 @@ from runtime.backends.numpy.compiler import compile_graph
 from runtime.backends.numpy.interpret import interpret
 from runtime.ir.errors import InvalidArgumentError
 from runtime.ir.origin import Origin
+from runtime.ops.effects import format_value
 from runtime.tracing.control_flow import while_loop
-from runtime.tracing.effects import format_value, print_, py_function, staged_assert_op
+from runtime.tracing.effects import print_, py_function, staged_assert_op
 from tests.runtime.tracing import build
 
 

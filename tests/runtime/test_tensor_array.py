@@ -192,7 +192,7 @@ def test_writes_in_a_loop_never_reach_an_array_the_body_returns_from_outside():
 
 
 def test_stack_is_np_stack_of_the_elements():
-    from runtime.tracing.tensor_array import ta_stack
+    from runtime.ops.state import ta_stack
 
     dtype = np.dtype(np.float32)
     rows = [np.full((2, 3), i, dtype) for i in range(4)]
@@ -211,7 +211,7 @@ def test_stack_is_np_stack_of_the_elements():
 @pytest.mark.parametrize("missing", [[0], [2], [0, 1, 2, 3]])
 def test_stack_names_an_unwritten_element_whatever_the_element_shape(element_shape, missing):
     from runtime.ir.errors import InvalidArgumentError
-    from runtime.tracing.tensor_array import ta_stack
+    from runtime.ops.state import ta_stack
 
     dtype = np.dtype(np.float32)
     shape = element_shape or ()
