@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tracing.tensor import Tensor
+from runtime.tracing.staged import is_staged
 
 __all__ = ["assert_stmt"]
 
@@ -16,7 +16,7 @@ def assert_stmt(
 ) -> None:
     """`assert expression, message()`; a Tensor stages an assert (refused `within` a try/with)."""
     try:
-        if isinstance(expression, Tensor):
+        if is_staged(expression):
             from runtime.operators.staged_assert import staged_assert
 
             refuse_if_within(within, "assert")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["OVERRIDES", "PYTHON_VALUES", "AS_IS_FOR_PYTHON_VALUES", "len_", "range_", "abs_", "int_",
            "float_", "bool_", "min_", "max_", "enumerate_", "zip_"]
@@ -23,17 +23,17 @@ __all__ = ["OVERRIDES", "PYTHON_VALUES", "AS_IS_FOR_PYTHON_VALUES", "len_", "ran
 
 _RANGE = builtins.range
 
-# Values of these exact types are never staged: Python mode answers without asking a backend.
+# Values of these exact types are never staged: Python mode answers without asking a frontend.
 PYTHON_VALUES = frozenset({int, float, bool, complex, str, bytes, type(None), list, tuple, dict, set, range})
 
 
 def _staged(value: object) -> bool:
     if type(value) in PYTHON_VALUES:
         return False
-    backend = get_backend(value)
+    frontend = get_frontend(value)
     return (
-        backend.is_staged(value)
-        or backend.is_tensor_array(value)
+        frontend.is_staged(value)
+        or frontend.is_tensor_array(value)
         or bool(getattr(value, "__autograph_staged_iterable__", False))
     )
 
@@ -52,12 +52,12 @@ def len_(value: Any) -> Any:
         return builtins.len(value)
     from runtime.operators.staged_lists import StagedList
 
-    backend = get_backend(value)
-    if backend.is_tensor_array(value):
+    frontend = get_frontend(value)
+    if frontend.is_tensor_array(value):
         return value.size()
     if isinstance(value, StagedList):
         return value.array.size()
-    if backend.is_staged(value) or isinstance(value, _iterables().StagedIterable):
+    if frontend.is_staged(value) or isinstance(value, _iterables().StagedIterable):
         return _iterables().as_staged_iterable(value).staged_length()
     return builtins.len(value)
 
@@ -72,7 +72,7 @@ def range_(*args: Any) -> Any:
         try:
             return _RANGE(*args)
         except TypeError:
-            if any(a is None for a in args) and get_backend().is_tracing():
+            if any(a is None for a in args) and get_frontend().is_tracing():
                 from runtime.ops.calls import unknown_dimension
 
                 raise unknown_dimension(f"range({', '.join(map(repr, args))})") from None
@@ -90,7 +90,7 @@ def _cast(builtin: Callable, dtype: type) -> Callable:
     def cast(value: Any = 0, *args: Any) -> Any:
         if type(value) in PYTHON_VALUES:
             return builtin(value, *args) if args else builtin(value)
-        if not args and get_backend(value).is_staged(value):
+        if not args and get_frontend(value).is_staged(value):
             return value if value.dtype == dtype else value.astype(dtype)
         return builtin(value, *args)
 

@@ -25,19 +25,20 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
+from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 
 __all__ = ["for_stmt"]
 
-_BACKEND = get_backend()
+_BACKEND = get_frontend()
 _END = object()  # what next(items, _END) returns when a Python loop has no item left
 _PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, enumerate, zip})
 
 
 def _is_staged_iterable(iterable: object) -> bool:
     """Not for the common Python iterables, which for_stmt recognises by type before calling this."""
-    if isinstance(iterable, Tensor):
+    if is_staged(iterable):
         return True
     if getattr(iterable, "__autograph_staged_iterable__", False):
         return True
@@ -71,7 +72,7 @@ def for_stmt(
                 if flag is True:
                     break
                 keep_going = extra_test()
-                if type(keep_going) is not bool and isinstance(keep_going, Tensor):
+                if type(keep_going) is not bool and is_staged(keep_going):
                     if next(items, _END) is not _END:
                         _tensor_break(keep_going, names, opts)
                     break

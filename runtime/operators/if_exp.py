@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tracing.tensor import Tensor
+from runtime.tracing.staged import is_staged
 
 __all__ = ["if_exp"]
 
@@ -24,7 +24,7 @@ def if_exp(
             return if_true()
         if cond is False:
             return if_false()
-        if isinstance(cond, Tensor):
+        if is_staged(cond):
             from runtime.operators.staged_if_exp import staged_if_exp
 
             refuse_if_within(within, "conditional expression")

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
+from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 
 __all__ = ["if_stmt"]
@@ -43,7 +44,7 @@ def if_stmt(
         elif cond is True:
             if body is not None:
                 body()
-        elif isinstance(cond, Tensor):
+        elif is_staged(cond):
             _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
         elif cond:
             if body is not None:

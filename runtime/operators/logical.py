@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
-from runtime.tracing.tensor import Tensor
+from runtime.tracing.staged import is_staged
 
 __all__ = ["and_", "or_", "not_"]
 
@@ -25,7 +25,7 @@ def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None =
             return b()
         if left is False:
             return False
-        if isinstance(left, Tensor):
+        if is_staged(left):
             from runtime.operators.staged_logical import staged_and
 
             refuse_if_within(within, "'and'")
@@ -43,7 +43,7 @@ def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = 
             return b()
         if left is True:
             return True
-        if isinstance(left, Tensor):
+        if is_staged(left):
             from runtime.operators.staged_logical import staged_or
 
             refuse_if_within(within, "'or'")
@@ -61,7 +61,7 @@ def not_(a: object) -> object:
             return True
         if a is True:
             return False
-        if isinstance(a, Tensor):
+        if is_staged(a):
             from runtime.operators.staged_logical import staged_not
 
             return staged_not(a)

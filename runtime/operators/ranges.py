@@ -20,7 +20,7 @@ import numpy as np
 from runtime.ir.errors import StagingError
 from runtime.operators.staged_iterables import StagedIterable, iterate_for_numpy
 from runtime.ops.calls import unknown_dimension
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["range_", "StagedRange"]
 
@@ -33,9 +33,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1) -> Any:
     """ag.range(limit) / ag.range(start, limit, delta), like Python's range."""
     if limit is None:
         start, limit = 0, start
-    backend = get_backend(start)
+    frontend = get_frontend(start)
     values = (start, limit, delta)
-    if backend.is_tracing() or any(backend.is_staged(v) for v in values):
+    if frontend.is_tracing() or any(frontend.is_staged(v) for v in values):
         if any(v is None for v in values):
             raise unknown_dimension(f"ag.range({', '.join(map(repr, values))})")
         return StagedRange(start, limit, delta)
@@ -45,8 +45,8 @@ def range_(start: Any, limit: Any = None, delta: Any = 1) -> Any:
 
 
 def _dtype_of(value: Any) -> Any:
-    backend = get_backend(value)
-    return backend.type_of(value).dtype if backend.is_staged(value) else value
+    frontend = get_frontend(value)
+    return frontend.type_of(value).dtype if frontend.is_staged(value) else value
 
 
 class StagedRange(StagedIterable):
@@ -61,8 +61,8 @@ class StagedRange(StagedIterable):
 
     def staged_length(self) -> Any:
         start, limit, delta = self.start, self.limit, self.delta
-        backend = get_backend(start)
-        if not any(backend.is_staged(v) for v in (start, limit, delta)):
+        frontend = get_frontend(start)
+        if not any(frontend.is_staged(v) for v in (start, limit, delta)):
             return len(range(operator.index(start), operator.index(limit), operator.index(delta))) \
                 if all(_is_python_int(v) for v in (start, limit, delta)) \
                 else int(np.arange(start, limit, delta).shape[0])
@@ -84,11 +84,11 @@ class StagedRange(StagedIterable):
 
     def as_tensor(self) -> Any:
         """The values as one staged `range` op."""
-        return get_backend(self.limit).arange(self.start, self.limit, self.delta, self.dtype)
+        return get_frontend(self.limit).arange(self.start, self.limit, self.delta, self.dtype)
 
     def __getitem__(self, index: Any) -> Any:
-        return self.staged_item(index) if get_backend(index).is_staged(index) else \
-            self.staged_item(get_backend().constant(np.int64(index)))
+        return self.staged_item(index) if get_frontend(index).is_staged(index) else \
+            self.staged_item(get_frontend().constant(np.int64(index)))
 
     def __iter__(self):
         return iterate_for_numpy(self)

@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime.ir.origin import user_origin
 from runtime.operators.staged_condition import require_one_value
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["staged_assert"]
 
@@ -21,18 +21,18 @@ __all__ = ["staged_assert"]
 def staged_assert(expression: Any, message: Callable[[], object] | None) -> None:
     """Record an assert op for a Tensor condition."""
     origin = user_origin()
-    backend = get_backend(expression)
-    require_one_value(backend.type_of(expression), origin, "the condition", "assert")
+    frontend = get_frontend(expression)
+    require_one_value(frontend.type_of(expression), origin, "the condition", "assert")
     shown = None if message is None else message()
-    if shown is not None and not isinstance(shown, str) and not _holds_staged(shown, backend):
+    if shown is not None and not isinstance(shown, str) and not _holds_staged(shown, frontend):
         shown = str(shown)
-    backend.stage_assert(expression, "" if shown is None else shown, origin)
+    frontend.stage_assert(expression, "" if shown is None else shown, origin)
 
 
-def _holds_staged(value: Any, backend: Any) -> bool:
+def _holds_staged(value: Any, frontend: Any) -> bool:
     """A message with tensors in it is kept whole: the graph shows their run-time values."""
     if isinstance(value, (tuple, list)):
-        return any(_holds_staged(v, backend) for v in value)
+        return any(_holds_staged(v, frontend) for v in value)
     if isinstance(value, dict):
-        return any(_holds_staged(v, backend) for v in value.values())
-    return backend.is_staged(value)
+        return any(_holds_staged(v, frontend) for v in value.values())
+    return frontend.is_staged(value)

@@ -43,7 +43,7 @@ from runtime.operators.staged_state import (
     zeros_like_type,
 )
 from runtime.operators.unbound_in_trace import unbound_read
-from runtime.tracing.frontend import Backend, get_backend
+from runtime.tracing.frontend import Frontend, get_frontend
 
 __all__ = ["BRANCH", "branch_error", "stage_branches", "staged_if"]
 
@@ -91,9 +91,9 @@ def staged_if(
 class _Branches:
     """What the branch traced first produced; the second one is checked against it."""
 
-    def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, backend: Backend,
+    def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, frontend: Frontend,
                  may_swap: bool) -> None:
-        self.names, self.origin, self.what, self.backend = names, origin, what, backend
+        self.names, self.origin, self.what, self.frontend = names, origin, what, frontend
         self.sides = _OPERANDS.get(what, BRANCH)
         self.may_swap = may_swap
         self.first: tuple[bool, FlatState] | None = None
@@ -102,10 +102,10 @@ class _Branches:
 
     def traced(self, side: bool, fn: Callable[[], tuple]) -> Callable[[], tuple]:
         def branch() -> tuple:
-            state = FlatState.of(self.names, tuple(fn()), self.backend)
+            state = FlatState.of(self.names, tuple(fn()), self.frontend)
             if self.first is None:
                 self.first = (side, state)
-                self.kinds = [leaf_kind(v, self.backend) for v in state.leaves]
+                self.kinds = [leaf_kind(v, self.frontend) for v in state.leaves]
                 return tuple(self._first_outputs(state))
             self.second = state
             return tuple(self._second_outputs(side, state))
@@ -118,7 +118,7 @@ class _Branches:
             if kind == "staged":
                 out.append(value)
             elif kind == "number":
-                out.append(self.backend.constant(value))
+                out.append(self.frontend.constant(value))
         return out
 
     def _second_outputs(self, side: bool, state: FlatState) -> list:
@@ -161,16 +161,16 @@ class _Branches:
         )
 
     def _leaf_output(self, i, kind, before, value, first_side, side, name) -> object:
-        second_kind = leaf_kind(value, self.backend)
+        second_kind = leaf_kind(value, self.frontend)
         if kind in ("staged", "number"):
             if second_kind in ("staged", "number"):
                 weak = self._weak_scalar(before, value)
                 if weak is not None:
                     return weak
                 self._check_types(name, before, value, first_side, side)
-                return value if second_kind == "staged" else self.backend.constant(value)
+                return value if second_kind == "staged" else self.frontend.constant(value)
             if second_kind == "undefined" and is_return_value(name):
-                return zeros_like_type(type_of_leaf(before, self.backend), self.backend)
+                return zeros_like_type(type_of_leaf(before, self.frontend), self.frontend)
             if second_kind == "undefined":
                 raise self._undefined(name, first_side, before)
             raise self._mixed(name, before, first_side, value, side)
@@ -194,22 +194,22 @@ class _Branches:
         Tensor's branch first (on `not cond`), since the first branch's outputs
         are already fixed.
         """
-        staged = self.backend.is_staged
+        staged = self.frontend.is_staged
         if staged(before) and _fits(value, before.dtype):
-            return self.backend.constant(value, before.dtype)
+            return self.frontend.constant(value, before.dtype)
         if self.may_swap and staged(value) and _fits(before, value.dtype) and value.dtype != np.asarray(before).dtype:
             raise _TraceFalseFirst
         return None
 
     def _check_types(self, name, before, value, first_side, side) -> None:
-        arrays = self.backend.is_composite(before), self.backend.is_composite(value)
+        arrays = self.frontend.is_composite(before), self.frontend.is_composite(value)
         if arrays[0] != arrays[1]:
             raise self._mixed(name, before, first_side, value, side)
         if arrays[0]:
             if type(before) is not type(value):
                 raise self._mixed(name, before, first_side, value, side)
             return
-        a, b = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
+        a, b = type_of_leaf(before, self.frontend), type_of_leaf(value, self.frontend)
         if a.dtype != b.dtype and is_return_value(name):
             raise self._error(
                 f"the function returns {a.dtype} in the {self.sides[first_side]} and {b.dtype} in "
@@ -241,7 +241,7 @@ class _Branches:
     def _undefined(self, name: str, defined_side: bool, value: object) -> Exception:
         if is_return_value(name):  # a Python value, which cannot be spread into a Tensor
             return self._error(
-                f"the function returns {describe(value, self.backend)} from only the "
+                f"the function returns {describe(value, self.frontend)} from only the "
                 f"{self.sides[defined_side]} of a tensor-dependent {self.what}",
                 "Return a Tensor or a number there, of the same kind as on the function's other paths; "
                 "a graph cannot return a Python object from a path chosen when it runs.",
@@ -254,15 +254,15 @@ class _Branches:
     def _mixed(self, name, before, first_side, value, side) -> Exception:
         if is_return_value(name):
             return self._error(
-                f"the function returns {describe(before, self.backend)} in the "
-                f"{self.sides[first_side]} and {describe(value, self.backend)} in the {self.sides[side]} "
+                f"the function returns {describe(before, self.frontend)} in the "
+                f"{self.sides[first_side]} and {describe(value, self.frontend)} in the {self.sides[side]} "
                 f"of a tensor-dependent {self.what}",
                 "Return a value of the same dtype on every path (a function that sometimes falls "
                 "off the end returns None there).",
             )
         return self._error(
-            f"{self._named(name)} is {describe(before, self.backend)} in the {self.sides[first_side]} and "
-            f"{describe(value, self.backend)} in the {self.sides[side]} of a tensor-dependent {self.what}",
+            f"{self._named(name)} is {describe(before, self.frontend)} in the {self.sides[first_side]} and "
+            f"{describe(value, self.frontend)} in the {self.sides[side]} of a tensor-dependent {self.what}",
             f"Give {self._named(name)} a Tensor (or the same Python value) in both branches; a cond cannot "
             f"return None or a Python object on one side only.",
         )
@@ -306,20 +306,20 @@ def _fits(value: object, dtype: np.dtype) -> bool:
 
 
 def stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
-    backend = get_backend(cond)
+    frontend = get_frontend(cond)
     order = ((True, true_fn), (False, false_fn))
     try:
-        return _stage_in_order(backend, cond, order, names, origin, what, may_swap=True)
+        return _stage_in_order(frontend, cond, order, names, origin, what, may_swap=True)
     except _TraceFalseFirst:
         # Branch functions reset the state themselves, so tracing again is safe; their
         # Python side effects run a second time in this one case.
-        return _stage_in_order(backend, np.logical_not(cond), order[::-1], names, origin, what, False)
+        return _stage_in_order(frontend, np.logical_not(cond), order[::-1], names, origin, what, False)
 
 
-def _stage_in_order(backend, pred, order, names, origin, what, may_swap: bool) -> tuple:
-    branches = _Branches(names, origin, what, backend, may_swap)
+def _stage_in_order(frontend, pred, order, names, origin, what, may_swap: bool) -> tuple:
+    branches = _Branches(names, origin, what, frontend, may_swap)
     (first_side, first_fn), (second_side, second_fn) = order
-    outputs = backend.stage_cond(
+    outputs = frontend.stage_cond(
         pred, branches.traced(first_side, first_fn), branches.traced(second_side, second_fn), names
     )
     return branches.merge(outputs)

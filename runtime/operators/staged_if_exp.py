@@ -16,7 +16,7 @@ from runtime.ir.origin import Origin, user_origin
 from runtime.operators.staged_condition import require_one_value
 from runtime.operators.staged_if import BRANCH, branch_error, stage_branches
 from runtime.operators.unbound_in_trace import unbound_read
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["staged_if_exp"]
 
@@ -31,7 +31,7 @@ def staged_if_exp(
     logical = expr_repr in ("and", "or")  # a staged and/or comes here as `b if a else a`
     part = "the left operand" if logical else "the condition"
     construct = expr_repr if logical else "conditional expression"
-    require_one_value(get_backend(cond).type_of(cond), origin, part, construct)
+    require_one_value(get_frontend(cond).type_of(cond), origin, part, construct)
 
     def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
         def run() -> tuple:
@@ -59,7 +59,7 @@ def _staged_return(
     """`return a` / `return b` of an if on a Tensor, converted into one return of
     `ag__.if_exp(c, lambda: a, lambda: b, 'return')`: errors name the if and the function's
     return value, as they do for the if statement the converter keeps when a branch does more."""
-    require_one_value(get_backend(cond).type_of(cond), origin, "the condition", "if")
+    require_one_value(get_frontend(cond).type_of(cond), origin, "the condition", "if")
 
     def traced(fn: Callable[[], object], side: bool) -> Callable[[], tuple]:
         def run() -> tuple:

@@ -19,7 +19,7 @@ import numpy as np
 
 from runtime.ir.origin import user_origin
 from runtime.operators.staged_state import describe, rule_error
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = [
     "StagedIterable",
@@ -128,10 +128,10 @@ class _SequenceIterable(StagedIterable):
         return len(self.values)
 
     def staged_item(self, index: Any) -> Any:
-        backend = get_backend()
-        if any(backend.is_staged(v) for v in self.values):
+        frontend = get_frontend()
+        if any(frontend.is_staged(v) for v in self.values):
             return np.stack(list(self.values))[index]
-        return backend.constant(np.stack([np.asarray(v) for v in self.values]))[index]
+        return frontend.constant(np.stack([np.asarray(v) for v in self.values]))[index]
 
 
 def iterate_for_numpy(value: Any):
@@ -159,22 +159,22 @@ def _is_zero(value: Any) -> bool:
 
 
 def is_staged_iterable(value: object) -> bool:
-    backend = get_backend(value)
+    frontend = get_frontend(value)
     return (
-        backend.is_staged(value)
-        or backend.is_tensor_array(value)
+        frontend.is_staged(value)
+        or frontend.is_tensor_array(value)
         or bool(getattr(value, "__autograph_staged_iterable__", False))
     )
 
 
 def as_staged_iterable(value: Any) -> StagedIterable:
     """The staged iterable for a Tensor, TensorArray, staged range/list, or a Python sequence."""
-    backend = get_backend(value)
+    frontend = get_frontend(value)
     if isinstance(value, StagedIterable):
         return value
-    if backend.is_staged(value):
+    if frontend.is_staged(value):
         return TensorIterable(value)
-    if backend.is_tensor_array(value):
+    if frontend.is_tensor_array(value):
         return TensorArrayIterable(value)
     if hasattr(value, "as_staged_iterable"):
         return value.as_staged_iterable()
@@ -210,18 +210,18 @@ def unpack_item(item: Any, iterate_names: str | None) -> Any:
 def _unpack(item: Any, target: Any) -> Any:
     if target is None:
         return item
-    backend = get_backend(item)
-    if backend.is_staged(item):
+    frontend = get_frontend(item)
+    if frontend.is_staged(item):
         shape = item.shape
         if shape is None or not shape or shape[0] is None:
             raise rule_error(
-                f"a staged loop cannot unpack {describe(item, backend)} into "
+                f"a staged loop cannot unpack {describe(item, frontend)} into "
                 f"{len(target)} names: its first dimension is not known while tracing",
                 user_origin(), "Bind the row to one name and index it (row[0], row[1], ...).",
             )
         if shape[0] != len(target):
             raise rule_error(
-                f"a staged loop cannot unpack {describe(item, backend)} into "
+                f"a staged loop cannot unpack {describe(item, frontend)} into "
                 f"{len(target)} names (its first dimension is {shape[0]})", user_origin(),
                 f"Use {shape[0]} names in the for target, or index the row.",
             )

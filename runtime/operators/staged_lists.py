@@ -22,7 +22,7 @@ import numpy as np
 from runtime.ir.origin import Origin
 from runtime.ir.types import TensorType
 from runtime.operators.staged_state import rule_error
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["StagedList", "PendingList", "ProbeList"]
 
@@ -93,9 +93,9 @@ class ProbeList:
         self.element_type: TensorType | None = None
 
     def append(self, element: Any) -> ProbeList:
-        backend = get_backend(element)
-        if backend.is_staged(element):
-            type_ = backend.type_of(element)
+        frontend = get_frontend(element)
+        if frontend.is_staged(element):
+            type_ = frontend.type_of(element)
         elif isinstance(element, (bool, int, float, complex, np.generic, np.ndarray)):
             array = np.asarray(element)
             type_ = TensorType(array.dtype, array.shape)
@@ -119,7 +119,7 @@ class ProbeList:
         """The real StagedList for the loop, or None when nothing was appended."""
         if self.element_type is None:
             return None
-        array = get_backend().make_tensor_array(
+        array = get_frontend().make_tensor_array(
             self.element_type.dtype, size=0, dynamic_size=True, element_shape=self.element_type.shape
         )
         return StagedList(array)

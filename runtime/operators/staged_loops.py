@@ -51,7 +51,7 @@ from runtime.operators.staged_state import (
 )
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.operators.undefined import Undefined
-from runtime.tracing.frontend import get_backend
+from runtime.tracing.frontend import get_frontend
 
 __all__ = ["staged_while", "staged_for", "tensor_break_in_python_loop"]
 
@@ -86,15 +86,15 @@ def staged_for(
     opts = opts or {}
     iterable = as_staged_iterable(iter_)
     length = iterable.staged_length()
-    backend = get_backend(iter_)
+    frontend = get_frontend(iter_)
 
     def test(counter: Any) -> Any:
         more = counter < length
         if extra_test is None:
             return more
         keep_going = extra_test()
-        if not backend.is_staged(keep_going):
-            return more if keep_going else backend.constant(False)
+        if not frontend.is_staged(keep_going):
+            return more if keep_going else frontend.constant(False)
         return np.logical_and(more, keep_going)
 
     def step(counter: Any) -> None:
@@ -123,7 +123,7 @@ class _Loop:
         self.names, self.get_state, self.set_state = names, get_state, set_state
         self.opts, self.what = opts, what
         self.origin = user_origin()
-        self.backend = get_backend()
+        self.frontend = get_frontend()
 
     def stage(self, test: Callable[[Any], Any], step: Callable[[Any], None], counted: bool) -> None:
         initial = self._with_pending_lists(self.get_state())
@@ -132,11 +132,11 @@ class _Loop:
             initial = self._discover(initial, step)
         first_bound = [n for n, was, v in zip(self.names, unbound, initial)
                        if was and not isinstance(v, Undefined) and not is_return_value(n)]
-        state = FlatState.of(self.names, initial, self.backend)
-        kinds = [leaf_kind(v, self.backend) for v in state.leaves]
+        state = FlatState.of(self.names, initial, self.frontend)
+        kinds = [leaf_kind(v, self.frontend) for v in state.leaves]
         counted = counted or bool(first_bound)
         carried = [self._to_staged(v) for v, k in zip(state.leaves, kinds) if k in _CARRIED]
-        prefix = [self.backend.constant(np.int64(0))] if counted else []
+        prefix = [self.frontend.constant(np.int64(0))] if counted else []
 
         entered: list[tuple] = []
 
@@ -150,15 +150,15 @@ class _Loop:
             result = test(enter(values))
             if not counted:
                 self._check_test_kept_state(entered[0])
-            return result if self.backend.is_staged(result) else self.backend.constant(bool(result))
+            return result if self.frontend.is_staged(result) else self.frontend.constant(bool(result))
 
         def body_fn(*values: Any) -> tuple:
             counter = enter(values)
             self._trace_step(step, counter)
-            after = FlatState.of(self.names, self.get_state(), self.backend)
+            after = FlatState.of(self.names, self.get_state(), self.frontend)
             return tuple([counter + 1] if counted else []) + self._iteration_outputs(state, kinds, after)
 
-        outputs = self.backend.stage_while(
+        outputs = self.frontend.stage_while(
             cond_fn, body_fn, prefix + carried, self.opts.get("maximum_iterations"),
             self._shape_invariants(state, kinds, carried), self._leaf_names(state, kinds, counted),
         )
@@ -183,19 +183,19 @@ class _Loop:
         )
 
     def _to_staged(self, value: Any) -> Any:
-        if self.backend.is_staged(value) or self.backend.is_composite(value):
+        if self.frontend.is_staged(value) or self.frontend.is_composite(value):
             return value
-        return self.backend.constant(value)
+        return self.frontend.constant(value)
 
     def _discover(self, initial: tuple, step: Callable[[Any], None]) -> tuple:
         """Trace the body once in a throwaway graph to type what is still untyped."""
-        state = FlatState.of(self.names, initial, self.backend)
-        with self.backend.discovery_scope():
+        state = FlatState.of(self.names, initial, self.frontend)
+        with self.frontend.discovery_scope():
             leaves = [self._probe(v) for v in state.leaves]
             self.set_state(state.rebuild(leaves))
-            self._trace_step(step, self.backend.placeholder(TensorType(np.int64, ())))
+            self._trace_step(step, self.frontend.placeholder(TensorType(np.int64, ())))
             after = self.get_state()
-            found = {n: _types_of(a, self.backend) for n, a, v in zip(self.names, after, initial)
+            found = {n: _types_of(a, self.frontend) for n, a, v in zip(self.names, after, initial)
                      if isinstance(v, Undefined)}
         self.set_state(tuple(v.original if isinstance(v, PendingList) else v for v in initial))
         probes = {id(p.original): q for p, q in zip(state.leaves, leaves) if isinstance(p, PendingList)}
@@ -213,8 +213,8 @@ class _Loop:
     def _probe(self, value: Any) -> Any:
         if isinstance(value, PendingList):
             return ProbeList(value.name, self.origin)
-        if self.backend.is_staged(value) or leaf_kind(value, self.backend) == "number":
-            return self.backend.placeholder(type_of_leaf(value, self.backend))
+        if self.frontend.is_staged(value) or leaf_kind(value, self.frontend) == "number":
+            return self.frontend.placeholder(type_of_leaf(value, self.frontend))
         return value
 
     def _first_value(self, name: str, found: tuple) -> Any:
@@ -223,12 +223,12 @@ class _Loop:
             return Undefined(name)
         leaves = []
         for value, type_ in zip(tree_state.leaves, types):
-            if self.backend.is_composite(value):
+            if self.frontend.is_composite(value):
                 raise rule_error(
                     f"the {type(value).__name__} '{name}' is first created inside a staged {self.what} loop",
                     self.origin, f"Create '{name}' before the loop and write to it inside.",
                 )
-            leaves.append(value if type_ is None else zeros_like_type(type_, self.backend))
+            leaves.append(value if type_ is None else zeros_like_type(type_, self.frontend))
         return tree_state.rebuild(leaves)[0]
 
     # -- one iteration ----------------------------------------------------
@@ -253,14 +253,14 @@ class _Loop:
         return tuple(out)
 
     def _check_leaf(self, name: str, before: Any, value: Any) -> None:
-        kind = leaf_kind(value, self.backend)
-        if self.backend.is_composite(before) or self.backend.is_composite(value):
+        kind = leaf_kind(value, self.frontend)
+        if self.frontend.is_composite(before) or self.frontend.is_composite(value):
             if type(before) is not type(value):
                 raise self._python_changed(name, before, value)
             return
         if kind not in _CARRIED:
             raise self._python_changed(name, before, value)
-        start, end = type_of_leaf(before, self.backend), type_of_leaf(value, self.backend)
+        start, end = type_of_leaf(before, self.frontend), type_of_leaf(value, self.frontend)
         if start.dtype != end.dtype:
             raise rule_error(
                 f"'{name}' changes dtype inside a staged {self.what} loop: {start.dtype} before "
@@ -317,15 +317,15 @@ class _Loop:
     def _python_changed(self, name: str, before: Any, value: Any) -> StagingError:
         if is_return_value(name):
             return rule_error(
-                f"the function returns {describe(value, self.backend)} from inside a staged "
-                f"{self.what} loop but {describe(before, self.backend)} when the loop ends without "
+                f"the function returns {describe(value, self.frontend)} from inside a staged "
+                f"{self.what} loop but {describe(before, self.frontend)} when the loop ends without "
                 f"returning",
                 self.origin, "Return a value of the same dtype after the loop too (every path "
                 "of a staged function must return the same kind of value).",
             )
         return rule_error(
-            f"'{name}' is {describe(before, self.backend)} before a staged {self.what} loop and "
-            f"{describe(value, self.backend)} after an iteration; a staged loop carries only "
+            f"'{name}' is {describe(before, self.frontend)} before a staged {self.what} loop and "
+            f"{describe(value, self.frontend)} after an iteration; a staged loop carries only "
             f"Tensors and numbers",
             self.origin, f"Initialise '{name}' before the loop with a value of the type the loop "
             f"gives it (a number or array of the right dtype rather than None).",
@@ -349,7 +349,7 @@ class _Loop:
 
     def _check_ran(self, iterations: Any, first_bound: list[str]) -> None:
         listed = ", ".join(f"'{n}'" for n in first_bound)
-        self.backend.stage_assert(
+        self.frontend.stage_assert(
             iterations > 0,
             f"{listed} is first bound inside the {self.what} loop and read after "
             f"it, but the loop ran zero times; give it a value before the loop",
@@ -357,12 +357,12 @@ class _Loop:
         )
 
 
-def _types_of(value: Any, backend) -> tuple:
+def _types_of(value: Any, frontend) -> tuple:
     """The structure of a value first bound in the loop, and each leaf's type (None: Python)."""
     if isinstance(value, Undefined):
         return (None, ())
-    state = FlatState.of(("v",), (value,), backend)
-    return (state, [type_of_leaf(v, backend) if not backend.is_composite(v) else None
+    state = FlatState.of(("v",), (value,), frontend)
+    return (state, [type_of_leaf(v, frontend) if not frontend.is_composite(v) else None
                     for v in state.leaves])
 
 

@@ -26,7 +26,7 @@ from runtime.ir.origin import Origin
 from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.ir.types import TensorType
 from runtime.operators.undefined import Undefined
-from runtime.tracing.frontend import Backend
+from runtime.tracing.frontend import Frontend
 
 __all__ = [
     "FlatState",
@@ -46,8 +46,8 @@ def is_number(value: object) -> bool:
     return isinstance(value, (bool, int, float, complex, np.generic, np.ndarray))
 
 
-def leaf_kind(value: object, backend: Backend) -> str:
-    if backend.is_staged(value) or backend.is_composite(value):
+def leaf_kind(value: object, frontend: Frontend) -> str:
+    if frontend.is_staged(value) or frontend.is_composite(value):
         return "staged"
     if isinstance(value, Undefined):
         return "undefined"
@@ -75,28 +75,28 @@ def same_python_value(a: object, b: object) -> bool:
         return False
 
 
-def type_of_leaf(value: Any, backend: Backend) -> TensorType | None:
+def type_of_leaf(value: Any, frontend: Frontend) -> TensorType | None:
     """The TensorType a staged or number leaf has (or gets) in the graph."""
-    if backend.is_staged(value):
-        return backend.type_of(value)
+    if frontend.is_staged(value):
+        return frontend.type_of(value)
     if is_number(value):
         array = np.asarray(value)
         return TensorType(array.dtype, array.shape)
     return None
 
 
-def zeros_like_type(type_: TensorType, backend: Backend) -> Any:
+def zeros_like_type(type_: TensorType, frontend: Frontend) -> Any:
     """A staged zero of `type_` (unknown dimensions become 0): a placeholder value."""
     shape = () if type_.shape is None else tuple(0 if d is None else d for d in type_.shape)
-    return backend.constant(np.zeros(shape, dtype=type_.dtype))
+    return frontend.constant(np.zeros(shape, dtype=type_.dtype))
 
 
-def describe(value: object, backend: Backend) -> str:
+def describe(value: object, frontend: Frontend) -> str:
     """A short description of a leaf for error messages."""
-    if backend.is_staged(value):
-        type_ = str(backend.type_of(value))
+    if frontend.is_staged(value):
+        type_ = str(frontend.type_of(value))
         return f"{'an' if type_[0] in 'aeiou' else 'a'} {type_} Tensor"
-    if backend.is_composite(value):
+    if frontend.is_composite(value):
         return f"a {type(value).__name__}"
     if isinstance(value, Undefined):
         return "undefined"
@@ -129,9 +129,9 @@ def widening_hint(a: np.dtype, b: np.dtype) -> str:
     )
 
 
-def _is_leaf_for(backend: Backend):
+def _is_leaf_for(frontend: Frontend):
     def is_leaf(value: object) -> bool:
-        return backend.is_staged(value) or backend.is_composite(value) or isinstance(value, Undefined)
+        return frontend.is_staged(value) or frontend.is_composite(value) or isinstance(value, Undefined)
 
     return is_leaf
 
@@ -146,8 +146,8 @@ class FlatState:
     owners: list[str]  # the variable name each leaf belongs to
 
     @classmethod
-    def of(cls, names: tuple[str, ...], values: tuple, backend: Backend) -> FlatState:
-        is_leaf = _is_leaf_for(backend)
+    def of(cls, names: tuple[str, ...], values: tuple, frontend: Frontend) -> FlatState:
+        is_leaf = _is_leaf_for(frontend)
         trees, leaves, owners = [], [], []
         for name, value in zip(names, values):
             value_leaves, tree = flatten(value, is_leaf=is_leaf)

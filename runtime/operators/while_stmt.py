@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
+from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 
 __all__ = ["while_stmt"]
@@ -42,7 +43,7 @@ def while_stmt(
                 result = test()
             if result is False:
                 return
-            if isinstance(result, Tensor):
+            if is_staged(result):
                 _staged(result, test, body, get_state, set_state, names, opts, within)
                 return
             if not result:

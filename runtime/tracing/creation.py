@@ -21,7 +21,7 @@ import numpy as np
 
 from runtime.ops.calls import unknown_dimension
 from runtime.tracing.record import record, stage
-from runtime.tracing.staged import is_staged
+from runtime.tracing.staged import stages_as_tensor
 from runtime.tracing.trace_context import is_tracing
 
 __all__ = ["CALL_OVERRIDES", "asarray", "any_staged", "arange"]
@@ -31,7 +31,7 @@ def any_staged(value: Any) -> bool:
     """Whether `value` or any leaf of nested lists/tuples is staged."""
     if isinstance(value, (list, tuple)):
         return any(any_staged(v) for v in value)
-    return is_staged(value)
+    return stages_as_tensor(value)
 
 
 def asarray(a: Any, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -83,7 +83,7 @@ def _staged_arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = 
         step = 1
     if any(v is None for v in (start, stop, step)):
         raise unknown_dimension("np.arange(...)")
-    samples = [v.dtype.type(i) if is_staged(v) else v for v, i in ((start, 0), (stop, 0), (step, 1))]
+    samples = [v.dtype.type(i) if stages_as_tensor(v) else v for v, i in ((start, 0), (stop, 0), (step, 1))]
     result = np.arange(*samples, dtype=dtype).dtype
     return arange(start, stop, step, result)
 

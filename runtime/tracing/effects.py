@@ -18,25 +18,21 @@ from runtime.ir.origin import Origin, user_origin
 from runtime.ir.structure import flatten, is_container
 from runtime.ops.effects import SLOT, Shown, call_python, check_assertion, format_value
 from runtime.tracing.record import record
-from runtime.tracing.staged import is_staged
+from runtime.tracing.staged import stages_as_tensor
 from runtime.tracing.trace_context import current_graph
 
 __all__ = ["print_", "py_function", "staged_assert_op", "format_value"]
 
 
 
-def _is_staged(value: Any) -> bool:
-    return is_staged(value)
-
-
 # -- print -------------------------------------------------------------------
 def shown_of(value: Any) -> tuple[Shown | None, tuple]:
     """The template and the tensors of `value`, or (None, ()) when it holds none."""
-    leaves, tree = flatten(value, is_leaf=_is_staged)
-    data = tuple(leaf for leaf in leaves if _is_staged(leaf))
+    leaves, tree = flatten(value, is_leaf=stages_as_tensor)
+    data = tuple(leaf for leaf in leaves if stages_as_tensor(leaf))
     if not data:
         return None, ()
-    return Shown(tree, tuple(SLOT if _is_staged(leaf) else leaf for leaf in leaves)), data
+    return Shown(tree, tuple(SLOT if stages_as_tensor(leaf) else leaf for leaf in leaves)), data
 
 
 def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
@@ -51,7 +47,7 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush:
     inputs: tuple = ()
     parts: list = []
     for arg in args:
-        shown, data = (None, (arg,)) if _is_staged(arg) else shown_of(arg) if is_container(arg) else (None, ())
+        shown, data = (None, (arg,)) if stages_as_tensor(arg) else shown_of(arg) if is_container(arg) else (None, ())
         inputs += data
         parts.append(shown if shown is not None else None if data else format_value(arg))
     parts = tuple(parts)
@@ -92,7 +88,7 @@ def _message_parts(message: Any) -> tuple[tuple, dict]:
 def staged_assert_op(cond_tensor: Any, message: Any, origin: Origin | None) -> None:
     """An `assert` on a tensor: checked at every run of the graph (at once outside a trace).
     `message` is a string, or the message object itself when it holds tensors."""
-    if current_graph() is None or not _is_staged(cond_tensor):
+    if current_graph() is None or not stages_as_tensor(cond_tensor):
         check_assertion(cond_tensor, message=message if isinstance(message, str) else str(message), origin=origin)
         return
     origin = origin if origin is not None else user_origin(2)

@@ -1,14 +1,14 @@
-"""The backend interface the operators stage through.
+"""The tracing front-end: the one interface the operators stage through.
 
 Operators (`runtime/operators/staged_*.py`) never touch the graph directly:
-they ask a `Backend` whether a value is staged, and ask it to stage a cond, a
+they ask a `Frontend` whether a value is staged, and ask it to stage a cond, a
 while loop, a TensorArray, a constant or an assert. The embedded NumPy graph
-(`NumpyGraphBackend`) is the default and the only one today; another tracing
+(`GraphFrontend`) is the default and the only one today; another tracing
 engine (JAX's tracers) plugs in by implementing this Protocol and being
-returned from `get_backend()` for its values.
+returned from `get_frontend()` for its values.
 
 Math on staged values goes through NumPy itself (`np.logical_and(t, u)`,
-`t[i]`, `np.shape(t)`): every backend's values implement NumPy's dispatch
+`t[i]`, `np.shape(t)`): every frontend's values implement NumPy's dispatch
 protocols, so that part needs no method here (`arange` does, since
 `np.arange` has no dispatch).
 """
@@ -23,19 +23,23 @@ import numpy as np
 
 from runtime.ir.graph import Graph
 from runtime.ir.types import TensorType
+from runtime.tracing.control_flow import cond, while_loop
 from runtime.tracing.creation import arange
+from runtime.tracing.effects import staged_assert_op
 from runtime.tracing.record import constant_node
+from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
+from runtime.tracing.tensor_array import TensorArray
 from runtime.tracing.trace_context import building, current_graph, is_tracing
 
-__all__ = ["Backend", "NumpyGraphBackend", "get_backend"]
+__all__ = ["Frontend", "GraphFrontend", "get_frontend"]
 
 
-class Backend(Protocol):
+class Frontend(Protocol):
     """What staged control flow needs from a tracing engine."""
 
     def is_staged(self, value: object) -> bool:
-        """Whether `value` is symbolic in this backend (its value known only at run time)."""
+        """Whether `value` is symbolic in this frontend (its value known only at run time)."""
 
     def is_tracing(self) -> bool:
         """Whether operations are being recorded right now."""
@@ -63,7 +67,7 @@ class Backend(Protocol):
         """A staged array of tensors (written in loops, stacked after)."""
 
     def is_tensor_array(self, value: object) -> bool:
-        """Whether `value` is this backend's TensorArray."""
+        """Whether `value` is this frontend's TensorArray."""
 
     def is_composite(self, value: object) -> bool:
         """A staged object other than a tensor (TensorArray, staged list): carried by a handle."""
@@ -82,11 +86,11 @@ class Backend(Protocol):
         """A staged value of `type_` in the current (discovery) graph."""
 
 
-class NumpyGraphBackend:
+class GraphFrontend:
     """The embedded NumPy graph (`runtime.ir.graph`, `runtime.tracing.control_flow`)."""
 
     def is_staged(self, value: object) -> bool:
-        return isinstance(value, Tensor)
+        return is_staged(value)
 
     def is_tracing(self) -> bool:
         return is_tracing()
@@ -100,13 +104,9 @@ class NumpyGraphBackend:
         return Tensor(constant_node(array, graph), graph)
 
     def stage_cond(self, pred, true_fn, false_fn, names):
-        from runtime.tracing.control_flow import cond
-
         return tuple(cond(pred, true_fn, false_fn, names=tuple(names)))
 
     def stage_while(self, cond, body, loop_vars, maximum_iterations, shape_invariants, names):
-        from runtime.tracing.control_flow import while_loop
-
         result = while_loop(
             cond, body, tuple(loop_vars), maximum_iterations=maximum_iterations,
             shape_invariants=shape_invariants, names=tuple(names),
@@ -114,8 +114,6 @@ class NumpyGraphBackend:
         return tuple(result)
 
     def make_tensor_array(self, dtype, size=0, dynamic_size=False, element_shape=None):
-        from runtime.tracing.tensor_array import TensorArray
-
         return TensorArray(dtype, size=size, dynamic_size=dynamic_size, element_shape=element_shape)
 
     def is_tensor_array(self, value: object) -> bool:
@@ -133,8 +131,6 @@ class NumpyGraphBackend:
         return arange(start, limit, delta, dtype)
 
     def stage_assert(self, cond, message, origin) -> None:
-        from runtime.tracing.effects import staged_assert_op
-
         staged_assert_op(cond, message, origin)
 
     def discovery_scope(self):
@@ -145,10 +141,10 @@ class NumpyGraphBackend:
         return Tensor(graph.add_input(type_, "probe"), graph)
 
 
-_DEFAULT = NumpyGraphBackend()
+_DEFAULT = GraphFrontend()
 
 
-def get_backend(value: object = None) -> Backend:
-    """The backend that owns `value` (today always the embedded NumPy graph)."""
+def get_frontend(value: object = None) -> Frontend:
+    """The frontend that owns `value` (today always the embedded NumPy graph)."""
     del value
     return _DEFAULT

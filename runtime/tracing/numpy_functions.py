@@ -38,7 +38,7 @@ from runtime.ops.numpy_api import OP_FUNCTIONS
 from runtime.ops.shapes import known_product
 from runtime.tracing.creation import asarray
 from runtime.tracing.record import stage
-from runtime.tracing.staged import is_staged
+from runtime.tracing.staged import stages_as_tensor
 
 __all__ = ["SUPPORTED_NUMPY", "stage_numpy", "NUMPY_FUNCTIONS"]
 
@@ -128,7 +128,7 @@ def _per_array(name: str) -> Callable[..., Any]:
 
 def _result_type(*arrays_and_dtypes: Any) -> np.dtype:
     """NumPy's promotion over the tensors' dtypes (Python scalars stay weak)."""
-    return np.result_type(*(_tensor(a).dtype if is_staged(a) else a for a in arrays_and_dtypes))
+    return np.result_type(*(_tensor(a).dtype if stages_as_tensor(a) else a for a in arrays_and_dtypes))
 
 
 def _broadcast_arrays(*arrays: Any) -> tuple:

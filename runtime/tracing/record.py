@@ -29,7 +29,7 @@ from runtime.ops.calls import (
     staging_error,
 )
 from runtime.ops.registry import get_op
-from runtime.tracing.staged import is_staged
+from runtime.tracing.staged import stages_as_tensor
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import graph_being_built
 
@@ -109,7 +109,7 @@ def _template(value: Any, inputs: list[Any]) -> Any:
         value = value.__autograph_tensor__()
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":
         return value  # a NumPy scalar: a literal, strongly typed (unlike a Python scalar)
-    if is_staged(value) or isinstance(value, (np.ndarray, np.generic)):
+    if stages_as_tensor(value) or isinstance(value, (np.ndarray, np.generic)):
         inputs.append(value)
         return Slot(len(inputs) - 1)
     if isinstance(value, PY_SCALARS):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["register_staged_type", "is_staged", "staged_types"]
+__all__ = ["register_staged_type", "is_staged", "stages_as_tensor", "staged_types"]
 
 _TYPES: tuple[type, ...] = ()
 
@@ -27,5 +27,11 @@ def staged_types() -> tuple[type, ...]:
 
 
 def is_staged(value: Any) -> bool:
-    """Whether `value` is known only when the graph runs (a Tensor, or what stands for one)."""
+    """Whether `value` is symbolic: known only when the graph runs (a Tensor)."""
+    return isinstance(value, _TYPES)
+
+
+def stages_as_tensor(value: Any) -> bool:
+    """Whether an op given `value` records a tensor input: a staged value, or an object that
+    stands for one (`__autograph_tensor__`: a Variable is read, a TensorArray gives its handle)."""
     return isinstance(value, _TYPES) or hasattr(value, "__autograph_tensor__")
