@@ -26,6 +26,7 @@ from autograph.tracing.keys import is_variable, leaf_key
 from autograph.tracing.report import endless_recursion
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
+from autograph.tracing.unknown_dims import unknown_dimension_error
 from runtime.graph import Graph, Node
 from runtime.structure import TreeDef, flatten, unflatten
 from runtime.tensor import Tensor, as_node
@@ -59,6 +60,11 @@ def trace_function(
             result = fn(*args, **kwargs)
         except RecursionError as error:
             raise endless_recursion(name, error) from None
+        except TypeError as error:
+            unknown = unknown_dimension_error(error, graph.inputs)
+            if unknown is None:
+                raise
+            raise unknown from None
         if graph.refused is not None:
             raise graph.refused
         out_leaves, out_tree = flatten(result)
