@@ -22,6 +22,7 @@ from runtime.constant import constant
 from runtime.control_flow import cond, while_loop
 from runtime.effects import print_ as print  # noqa: A001 - ag.print is the staged print
 from runtime.effects import py_function
+from runtime.fallbacks import TracingSideEffectWarning
 from runtime.operators.directives import set_loop_options
 from runtime.ops.numpy_api import SUPPORTED_NUMPY
 from runtime.ranges import range_ as range  # noqa: A001 - ag.range is the staged range
@@ -39,6 +40,7 @@ __all__ = [
     "run_functions_eagerly",
     "TensorSpec",
     "RetracingWarning",
+    "TracingSideEffectWarning",
     "constant",
     "cond",
     "while_loop",

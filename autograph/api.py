@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import TypeVar
@@ -22,6 +23,7 @@ from autograph.live_conversion import convert_live, load_converted
 from autograph.namespace import AG
 from autograph.source.diagnostics import no_source_error
 from runtime.errors import ConversionError
+from runtime.fallbacks import strict_mode
 
 __all__ = ["convert", "to_code", "do_not_convert"]
 
@@ -34,21 +36,35 @@ def _python_function(func: object) -> object:
     return inner if inner is not None else func
 
 
-def convert(func: Callable, *, recursive: bool = True) -> Callable:
+def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> Callable:
     """The converted function: behaves like `func` on Python values, stages control flow on Tensors.
 
-    `recursive=False` leaves the calls it makes unconverted.
+    `recursive=False` leaves the calls it makes unconverted. `strict=True`:
+    called while a Function traces, what would trace with a warning (a NumPy
+    random draw) is a StagingError instead.
     """
     func = _python_function(func)
     if getattr(func, DO_NOT_CONVERT, False) or getattr(func, "__autograph_converted__", False):
-        return func
+        return _strictly(func) if strict else func
     if isinstance(func, types.MethodType):
-        return types.MethodType(convert(func.__func__, recursive=recursive), func.__self__)
+        return types.MethodType(convert(func.__func__, recursive=recursive, strict=strict), func.__self__)
     if not isinstance(func, types.FunctionType):
         raise no_source_error(func)
     converted = convert_live(func, Options(recursive=recursive), AG)
     converted.__autograph_converted__ = True
-    return converted
+    return _strictly(converted) if strict else converted
+
+
+def _strictly(converted: Callable) -> Callable:
+    """`converted`, run in strict mode (runtime.fallbacks): the calls it makes inherit it."""
+
+    @functools.wraps(converted)
+    def strict(*args: object, **kwargs: object) -> object:
+        with strict_mode(True):
+            return converted(*args, **kwargs)
+
+    strict.__autograph_converted__ = True
+    return strict
 
 
 def to_code(func: Callable) -> str:

@@ -5,7 +5,8 @@
 
 A call stays direct when its callee is decided statically to need no
 conversion: an attribute of a module-level import of numpy / autograph /
-runtime / math, a builtin the runtime does not stage, or an `ag__` operator.
+runtime / math, a builtin the runtime does not stage, or an `ag__` operator;
+never for `np.random.*`, whose draws converted_call reports while tracing.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import gast
 from autograph.analysis.activity import scope_names
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
+from autograph.random_draws import is_random_module
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
 from runtime.operators.builtins import OVERRIDES
@@ -50,6 +52,15 @@ def _has_override(module: str, func: gast.expr) -> bool:
         return False
 
 
+def _draws(module: str, func: gast.expr) -> bool:
+    """np.random.normal(...) goes through converted_call, which reports a draw made while tracing."""
+    attrs = []
+    while isinstance(func, gast.Attribute):
+        attrs.insert(0, func.attr)
+        func = func.value
+    return is_random_module(".".join([module, *attrs[:-1]]))
+
+
 class _Calls:
     def __init__(self, ctx: Context, local_names: frozenset[str]) -> None:
         self.ctx = ctx
@@ -72,7 +83,9 @@ class _Calls:
                 return value not in OVERRIDES
             return False
         module = self.ctx.module_of(name)
-        return module is not None and module.split(".")[0] in SAFE_PACKAGES and not _has_override(module, func)
+        if module is None or module.split(".")[0] not in SAFE_PACKAGES:
+            return False
+        return not _has_override(module, func) and not _draws(module, func)
 
     def call(self, node: gast.Call) -> gast.expr:
         """`node` through converted_call, unless direct; its callee and arguments are rewritten already."""

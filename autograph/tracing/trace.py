@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.random_draws import seeded_generators
 from autograph.tracing.concrete import ConcreteFunction, Static
 from autograph.tracing.keys import is_variable, leaf_key
 from autograph.tracing.report import endless_recursion
@@ -55,7 +56,7 @@ def trace_function(
         else:
             traced.append(Tensor(graph.add_input(spec.type, spec.name or param), graph))
     args, kwargs = signature.to_call(unflatten(tree, traced))
-    with building(graph):
+    with building(graph), seeded_generators():
         try:
             result = fn(*args, **kwargs)
         except RecursionError as error:
