@@ -34,7 +34,7 @@ import sys
 import types
 import weakref
 
-from autograph.random_draws import RANDOM_OWNERS, drawing_target, module_callables
+from autograph.random_draws import BUILTIN_METHOD_OWNERS, drawing_target, module_callables
 from runtime.errors import ConversionError
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
 from runtime.user_frames import note_user_code
@@ -134,8 +134,8 @@ def converted_call(f, args: tuple, kwargs: dict | None) -> object:
                 target = entry[1]
             elif type(f) in _AS_IS_TYPES and f not in OVERRIDES:
                 target = f
-                if type(f) is _BUILTIN_METHOD and isinstance(f.__self__, RANDOM_OWNERS):  # NumPy < 2
-                    target = drawing_target(f)
+                if type(f) is _BUILTIN_METHOD and type(f.__self__) in BUILTIN_METHOD_OWNERS:
+                    target = drawing_target(f)  # random.Random().random, or a generator's (NumPy < 2)
             else:
                 target = _slow_target(f)
                 if type(target) is tuple:  # a bound method: (converted function, self)

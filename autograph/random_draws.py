@@ -33,13 +33,20 @@ import numpy as np
 from runtime.fallbacks import TracingSideEffectWarning, fall_back
 from runtime.trace_context import graph_being_built
 
-__all__ = ["RANDOM_OWNERS", "module_callables", "drawing_target", "is_random_module", "seeded_generators"]
+__all__ = ["RANDOM_OWNERS", "BUILTIN_METHOD_OWNERS", "module_callables", "drawing_target", "is_random_module", "seeded_generators"]
 
 # objects whose methods draw from (or set) random state
 RANDOM_OWNERS: tuple[type, ...] = (
     np.random.Generator, np.random.RandomState, np.random.BitGenerator, random.Random,
 )
 _SEEDS = (*RANDOM_OWNERS, np.random.SeedSequence)
+# the exact classes whose methods may be C methods (builtin_function_or_method): Python's
+# random.Random and, before NumPy 2, NumPy's generators; converted_call tests a C method's
+# owner against this set, which costs less than isinstance (it runs for `d.get`, `lst.append`)
+BUILTIN_METHOD_OWNERS: frozenset[type] = frozenset(
+    kind for module in (np.random, random) for kind in vars(module).values()
+    if isinstance(kind, type) and issubclass(kind, RANDOM_OWNERS)
+)
 _METHODS = (types.MethodType, types.BuiltinMethodType)
 # constructors, and the argument that seeds them: made from a fixed seed in a trace, they are kept
 _MAKERS: dict[object, str] = {

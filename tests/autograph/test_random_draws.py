@@ -12,6 +12,7 @@ from autograph.errors import StagingError
 
 
 _STATE = np.random.RandomState(1)  # made outside the Function: its draws depend on earlier calls
+_PY_RANDOM = random.Random(1)
 
 
 def _draw_warnings(record) -> list[str]:
@@ -44,8 +45,11 @@ def test_a_generator_argument_drawn_while_tracing_warns_at_the_users_line():
         lambda: _STATE.uniform(size=2),
         lambda: np.random.default_rng().random(2),
         lambda: random.random() + np.zeros(2),
+        lambda: _PY_RANDOM.random() + np.zeros(2),  # a C method of an instance
+        lambda: _PY_RANDOM.uniform(0, 1) + np.zeros(2),  # a Python method of an instance
     ],
-    ids=["np.random.normal", "np.random.rand", "RandomState", "default_rng()", "random.random"],
+    ids=["np.random.normal", "np.random.rand", "RandomState", "default_rng()", "random.random",
+         "Random().random", "Random().uniform"],
 )
 def test_legacy_functions_state_objects_and_pythons_random_warn(draw):
     @ag.function
