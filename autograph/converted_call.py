@@ -166,13 +166,12 @@ def _slow_target(f: object) -> object:
     if override is not None:  # OVERRIDES holds `f`: it lives for ever
         _HELD[f] = override
         return override
-    if isinstance(f, types.MethodType):
-        drawing = drawing_target(f)  # rng.random: reported while tracing (see random_draws)
-        if drawing is not None:
-            return drawing
-        if isinstance(f.__func__, types.FunctionType):
-            # a do_not_convert method: its function is not convertible, so the pair calls it as is
-            return (_function_target(f.__func__), f.__self__)
+    drawing = drawing_target(f)  # rng.random: reported while tracing (see random_draws)
+    if drawing is not None:
+        return drawing
+    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
+        # a do_not_convert method: its function is not convertible, so the pair calls it as is
+        return (_function_target(f.__func__), f.__self__)
     if isinstance(f, types.FunctionType):
         return _target(f)
     if isinstance(f, types.BuiltinFunctionType) and isinstance(f.__self__, types.ModuleType):
