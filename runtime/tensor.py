@@ -13,7 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from runtime.concrete_use import COMPREHENSIONS, concrete_use_error, is_containment_test
+from runtime.concrete_use import (
+    COMPREHENSIONS,
+    concrete_use_error,
+    is_containment_test,
+    is_subscript,
+)
 from runtime.errors import StagingError
 from runtime.graph import Graph, Node, leaked_error
 from runtime.origin import user_origin
@@ -185,6 +190,13 @@ class Tensor:
         return stage_function(func, args, kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if is_subscript(sys._getframe(1)):  # `table[t]` of a NumPy array the converter did not rewrite
+            raise concrete_use_error(
+                self, "NumPy array index",
+                "NumPy indexed a concrete array with it, and NumPy's indexing cannot stage. Make the array "
+                "a graph constant first: ag.constant(table)[i]. (An array read from a global, a closure "
+                "or an attribute, TABLE[i] or self.table[i] in converted code, stages by itself.)",
+            )
         # np.float32(t) asks for an array of its dtype: the cast a program meant stages as astype
         cast = "" if dtype is None else f" To cast it, write .astype(np.{np.dtype(dtype).name}) on it."
         raise concrete_use_error(

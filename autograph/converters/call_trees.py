@@ -17,6 +17,7 @@ import sys
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.converters.captured_subscripts import Subscripts
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
 from autograph.random_draws import is_random_module
@@ -106,18 +107,20 @@ class _Calls:
 
 
 def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
-    """The rewrite of calls, for `rewrite_expressions` (none when the conversion is not recursive).
+    """The rewrite of calls (none when the conversion is not recursive), and of captured subscripts.
 
     Reads the function's own scope: other rewrites given in the same walk
     must bind no name there (and/or and conditional expressions bind none).
     """
-    if not ctx.options.recursive:
-        return {}
     # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
     local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
-    return {gast.Call: _Calls(ctx, local_names).call}
+    # captured arrays indexed with a computed key (captured_subscripts): the same scope decides
+    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript}
+    if ctx.options.recursive:
+        found[gast.Call] = _Calls(ctx, local_names).call
+    return found
 
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:

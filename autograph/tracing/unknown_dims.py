@@ -25,8 +25,8 @@ import re
 import sys
 from collections.abc import Sequence
 
-from runtime.graph import Node
 from runtime.errors import StagingError
+from runtime.graph import Node
 from runtime.user_frames import REPORTED, format_frames, user_frames
 
 __all__ = ["unknown_dimension_error"]

@@ -10,7 +10,6 @@ import pytest
 import autograph as ag
 from autograph.errors import StagingError
 
-
 _STATE = np.random.RandomState(1)  # made outside the Function: its draws depend on earlier calls
 _PY_RANDOM = random.Random(1)
 
