@@ -64,12 +64,14 @@ def _strictly(converted: Callable) -> Callable:
             return converted(*args, **kwargs)
 
     strict.__autograph_converted__ = True
+    strict.__autograph_strict__ = converted  # what to_code shows
     return strict
 
 
 def to_code(func: Callable) -> str:
     """The converted source of `func` (a function, method, lambda or Function object)."""
     func = _python_function(func)
+    func = getattr(func, "__autograph_strict__", func)
     if isinstance(func, types.MethodType):
         func = func.__func__
     if not isinstance(func, types.FunctionType):

@@ -2,19 +2,20 @@
 
 NumPy's own indexing cannot return a Tensor: `TABLE[i]` with a staged `i`
 asks the Tensor for a concrete array and fails. The converter writes a
-subscript of a name the function does not bind (a global, a closure value,
-an attribute of one), whose index is not a constant, as a call of this
-operator:
+subscript of a name the function does not bind (a global, a closure value)
+or of an attribute (`self.table[i]`), whose index is not a constant, as a
+call of this operator:
 
     y = TABLE[i]          ->  y = ag__.getitem(TABLE, i)
     y = TABLE[i:j, 0]     ->  y = ag__.getitem(TABLE, (ag__.slice_(i, j, None), 0))
 
 `np.take(TABLE, i)` reaches `take` here through converted_call (NumPy
-dispatches np.take on its array alone). In Python mode each is NumPy's. While tracing, a NumPy array indexed with a
-key that holds a Tensor becomes a graph constant (its value now, as a
-rebound global keeps the value the trace saw) and the lookup is staged:
-every form `Tensor` indexing takes (ints, slices with staged bounds,
-integer and boolean index arrays, tuples of them).
+dispatches np.take on its array alone). In Python mode each is NumPy's.
+While tracing, a NumPy array indexed with a key that holds a Tensor becomes
+a graph constant (its value now, as a rebound global keeps the value the
+trace saw) and the lookup is staged: every form `Tensor` indexing takes
+(ints, slices with staged bounds, integer and boolean index arrays, tuples
+of them).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ __all__ = ["getitem", "slice_", "take"]
 def getitem(value: Any, key: Any) -> Any:
     """`value[key]`; staged when `value` is a NumPy array and `key` holds a Tensor."""
     try:
-        if type(value) is np.ndarray and _holds_tensor(key):
+        if type(value) is np.ndarray and type(key) is not int and _holds_tensor(key):
             graph = graph_being_built()
             if graph is not None:
                 return Tensor(constant_node(value, graph), graph)[key]
@@ -58,8 +59,14 @@ def slice_(start: Any, stop: Any, step: Any) -> slice:
     return slice(start, stop, step)
 
 
+# keys that never hold a Tensor, tested first (`hasattr` of a missing attribute costs an exception)
+_PLAIN_KEYS = frozenset({int, bool, str, type(None), type(Ellipsis), np.ndarray, np.int64, np.int32, np.bool_})
+
+
 def _holds_tensor(key: Any) -> bool:
     kind = type(key)
+    if kind in _PLAIN_KEYS:
+        return False
     if kind is Tensor:
         return True
     if kind is tuple or kind is list:

@@ -81,6 +81,7 @@ def test_strict_convert_refuses_draws_of_the_functions_it_calls_while_tracing():
         return helper(x) * 2
 
     strict_model = ag.convert(model, strict=True)
+    assert "ag__.converted_call(helper" in ag.to_code(strict_model)  # the converted code, not the wrapper
     assert strict_model(1.0) != strict_model(1.0)  # Python mode: real draws, no error
     with pytest.raises(StagingError, match="Generator.normal"):
         ag.function(lambda x: strict_model(x))(np.zeros(2))
