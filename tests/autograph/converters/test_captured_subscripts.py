@@ -114,3 +114,28 @@ def test_a_local_array_indexed_with_a_staged_key_says_how_to_stage_it():
     message = str(info.value)
     assert "ag.constant(table)[i]" in message and "table[i]" in message
     assert ".astype" not in message  # the misleading cast hint of issue 21
+
+
+def test_lookups_in_both_branches_of_a_staged_if():
+    @ag.function
+    def pick(i, flag):
+        if flag > 0:
+            y = TABLE[i]
+        else:
+            y = GRID[i, 2]
+        return y
+
+    assert pick(np.int64(1), np.int64(1)) == 2.0
+    assert pick(np.int64(1), np.int64(0)) == 5.0
+
+
+def test_a_variable_index():
+    position = ag.Variable(np.int64(0))
+
+    @ag.function
+    def step():
+        value = TABLE[position]
+        position.assign_add(1)
+        return value
+
+    assert [float(step()) for _ in range(3)] == [1.0, 2.0, 4.0]
