@@ -139,3 +139,15 @@ def test_a_variable_index():
         return value
 
     assert [float(step()) for _ in range(3)] == [1.0, 2.0, 4.0]
+
+
+def test_the_take_method_of_a_captured_array_says_how_to_stage_it():
+    @ag.function
+    def f(i):
+        return TABLE.take(i)
+
+    with pytest.raises(StagingError) as info:
+        f(np.int64(1))
+    message = str(info.value)
+    assert "ag.constant(table)[i]" in message and "np.take(TABLE, i)" in message
+    assert ".astype" not in message
