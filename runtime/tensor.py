@@ -29,19 +29,40 @@ __all__ = ["Tensor", "record", "as_node", "constant_node"]
 
 
 def _binary(ufunc: np.ufunc) -> tuple[Any, Any]:
-    """`self op other` and the reflected `other op self`, staged as the ufunc."""
+    """`self op other` and the reflected `other op self`, staged as the ufunc.
+
+    `None` is no operand of arithmetic: Python's TypeError, while tracing (a
+    staged `x * None` would fail only when the graph runs). A None is most
+    often a dimension unknown while tracing (`n = x.shape[0]`), which the
+    trace then reports as such (autograph.tracing.unknown_dims).
+    """
+
+    def forward(self: Tensor, other: Any) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        if other is None:
+            return NotImplemented
+        return stage_ufunc(ufunc, "__call__", (self, other), {})
+
+    def reflected(self: Tensor, other: Any) -> Any:
+        from runtime.ops.dispatch import stage_ufunc
+
+        if other is None:
+            return NotImplemented
+        return stage_ufunc(ufunc, "__call__", (other, self), {})
+
+    return forward, reflected
+
+
+def _comparison(ufunc: np.ufunc) -> Any:
+    """`self op other` staged as the ufunc; `t == None` compares elementwise, as NumPy does."""
 
     def forward(self: Tensor, other: Any) -> Any:
         from runtime.ops.dispatch import stage_ufunc
 
         return stage_ufunc(ufunc, "__call__", (self, other), {})
 
-    def reflected(self: Tensor, other: Any) -> Any:
-        from runtime.ops.dispatch import stage_ufunc
-
-        return stage_ufunc(ufunc, "__call__", (other, self), {})
-
-    return forward, reflected
+    return forward
 
 
 def _unary(ufunc: np.ufunc) -> Any:
@@ -222,12 +243,12 @@ class Tensor:
     __xor__, __rxor__ = _binary(np.bitwise_xor)
     __lshift__, __rlshift__ = _binary(np.left_shift)
     __rshift__, __rrshift__ = _binary(np.right_shift)
-    __eq__ = _binary(np.equal)[0]  # type: ignore[assignment]
-    __ne__ = _binary(np.not_equal)[0]  # type: ignore[assignment]
-    __lt__ = _binary(np.less)[0]
-    __le__ = _binary(np.less_equal)[0]
-    __gt__ = _binary(np.greater)[0]
-    __ge__ = _binary(np.greater_equal)[0]
+    __eq__ = _comparison(np.equal)  # type: ignore[assignment]
+    __ne__ = _comparison(np.not_equal)  # type: ignore[assignment]
+    __lt__ = _comparison(np.less)
+    __le__ = _comparison(np.less_equal)
+    __gt__ = _comparison(np.greater)
+    __ge__ = _comparison(np.greater_equal)
     __neg__ = _unary(np.negative)
     __pos__ = _unary(np.positive)
     __invert__ = _unary(np.invert)

@@ -78,3 +78,29 @@ def test_a_size_unpacked_from_the_shape_a_line_before():
 
     with pytest.raises(StagingError, match=r"start = n - 1"):
         last_rows(np.ones((3, 2)))
+
+
+def test_a_tensor_times_an_unknown_size_is_refused_while_tracing_not_when_the_graph_runs():
+    @ag.function(reduce_retracing=True)
+    def scale(x):
+        n = x.shape[0]
+        return x * n
+
+    scale(np.ones(3))
+    with pytest.raises(StagingError, match=r"return x \* n"):
+        scale(np.ones(4))
+
+
+def test_arithmetic_with_none_is_pythons_type_error_and_comparison_stays_elementwise():
+    @ag.function
+    def bad(x):
+        return x + None
+
+    with pytest.raises(TypeError, match="NoneType"):
+        bad(np.ones(2))
+
+    @ag.function
+    def is_none(x):
+        return x == None  # noqa: E711 - NumPy's elementwise comparison
+
+    np.testing.assert_array_equal(is_none(np.ones(2)), [False, False])
