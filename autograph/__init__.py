@@ -24,6 +24,7 @@ from runtime.tracing.constant import constant
 from runtime.tracing.control_flow import cond, while_loop
 from runtime.tracing.effects import print_ as print  # noqa: A001 - ag.print is the staged print
 from runtime.tracing.effects import py_function
+from runtime.tracing.fallbacks import TracingSideEffectWarning
 from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.tensor_array import TensorArray
@@ -39,6 +40,7 @@ __all__ = [
     "run_functions_eagerly",
     "TensorSpec",
     "RetracingWarning",
+    "TracingSideEffectWarning",
     "constant",
     "cond",
     "while_loop",

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import TypeVar
@@ -22,6 +23,7 @@ from autograph.live_conversion import load_converted
 from autograph.source.diagnostics import no_source_error
 from autograph.source.resolution import DECORATOR_MARK
 from runtime.ir.errors import ConversionError
+from runtime.tracing.fallbacks import strict_mode
 
 __all__ = ["convert", "to_code", "do_not_convert"]
 
@@ -34,24 +36,41 @@ def _python_function(func: object) -> object:
     return inner if inner is not None else func
 
 
-def convert(func: Callable, *, recursive: bool = True) -> Callable:
+def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> Callable:
     """The converted function: behaves like `func` on Python values, stages control flow on Tensors.
 
-    `recursive=False` leaves the calls it makes unconverted.
+    `recursive=False` leaves the calls it makes unconverted. `strict=True`:
+    called while a Function traces, what would trace with a warning (a NumPy
+    random draw) is a StagingError instead.
     """
     func = _python_function(func)
     if getattr(func, DO_NOT_CONVERT, False) or getattr(func, "__autograph_converted__", False):
-        return func
+        return _strictly(func) if strict else func
     if isinstance(func, types.MethodType):
-        return types.MethodType(convert(func.__func__, recursive=recursive), func.__self__)
+        return types.MethodType(convert(func.__func__, recursive=recursive, strict=strict), func.__self__)
     if not isinstance(func, types.FunctionType):
         raise no_source_error(func)
-    return convert_function(func, recursive)
+    converted = convert_function(func, recursive)
+    return _strictly(converted) if strict else converted
+
+
+def _strictly(converted: Callable) -> Callable:
+    """`converted`, run in strict mode (runtime.tracing.fallbacks): the calls it makes inherit it."""
+
+    @functools.wraps(converted)
+    def strict(*args: object, **kwargs: object) -> object:
+        with strict_mode(True):
+            return converted(*args, **kwargs)
+
+    strict.__autograph_converted__ = True
+    strict.__autograph_strict__ = converted  # what to_code shows
+    return strict
 
 
 def to_code(func: Callable) -> str:
     """The converted source of `func` (a function, method, lambda or Function object)."""
     func = _python_function(func)
+    func = getattr(func, "__autograph_strict__", func)
     if isinstance(func, types.MethodType):
         func = func.__func__
     if not isinstance(func, types.FunctionType):

@@ -3,6 +3,8 @@
     ag__.converted_call(f, (x,), None)
 
 1. a builtin the runtime stages (`runtime.operators.builtins.OVERRIDES`) -> its operator;
+   a NumPy random function or generator method -> itself, reported when it
+   draws while tracing (see random_draws);
 2. things never converted -> called as is: functions marked do_not_convert,
    builtins and C functions, classes, autograph Function objects, functions
    of numpy / the standard library / autograph / runtime, generators,
@@ -35,6 +37,7 @@ import weakref
 from autograph.converters.context import Options
 from autograph.live_conversion import convert_live
 from autograph.namespace import build_namespace
+from autograph.random_draws import BUILTIN_METHOD_OWNERS, drawing_target, module_callables
 from runtime.ir.errors import ConversionError
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
@@ -50,7 +53,8 @@ _TARGETS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _FAST: dict[int, tuple[weakref.ref, object]] = {}
 # callables that live for ever (they cannot be weakly referenced), keyed by themselves:
 # callable -> what to call
-_HELD: dict[object, object] = {}
+_HELD: dict[object, object] = module_callables()  # np.random.normal & co.: reported while tracing
+_BUILTIN_METHOD = types.BuiltinMethodType
 # types whose instances are called as they are, unless OVERRIDES holds one: see _remember_type
 _AS_IS_TYPES: set[type] = set()
 _DECIDED_BY_WHAT_THEY_WRAP = (types.FunctionType, types.MethodType, functools.partial)
@@ -129,6 +133,8 @@ def converted_call(f, args: tuple, kwargs: dict | None) -> object:
                 target = entry[1]
             elif type(f) in _AS_IS_TYPES and f not in OVERRIDES:
                 target = f
+                if type(f) is _BUILTIN_METHOD and type(f.__self__) in BUILTIN_METHOD_OWNERS:
+                    target = drawing_target(f)  # random.Random().random, or a generator's (NumPy < 2)
             else:
                 target = _slow_target(f)
                 if type(target) is tuple:  # a bound method: (converted function, self)
@@ -159,6 +165,9 @@ def _slow_target(f: object) -> object:
     if override is not None:  # OVERRIDES holds `f`: it lives for ever
         _HELD[f] = override
         return override
+    drawing = drawing_target(f)  # rng.random: reported while tracing (see random_draws)
+    if drawing is not None:
+        return drawing
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
         # a do_not_convert method: its function is not convertible, so the pair calls it as is
         return (_function_target(f.__func__), f.__self__)

@@ -5,7 +5,8 @@
 
 A call stays direct when its callee is decided statically to need no
 conversion: an attribute of a module-level import of numpy / autograph /
-runtime / math, a builtin the runtime does not stage, or an `ag__` operator.
+runtime / math, a builtin the runtime does not stage, or an `ag__` operator;
+never for `np.random.*`, whose draws converted_call reports while tracing.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ import sys
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.converters.captured_subscripts import Subscripts
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
+from autograph.random_draws import is_random_module
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
 from runtime.operators.builtins import OVERRIDES
@@ -50,6 +53,15 @@ def _has_override(module: str, func: gast.expr) -> bool:
         return False
 
 
+def _draws(module: str, func: gast.expr) -> bool:
+    """np.random.normal(...) goes through converted_call, which reports a draw made while tracing."""
+    attrs = []
+    while isinstance(func, gast.Attribute):
+        attrs.insert(0, func.attr)
+        func = func.value
+    return is_random_module(".".join([module, *attrs[:-1]]))
+
+
 class _Calls:
     def __init__(self, ctx: Context, local_names: frozenset[str]) -> None:
         self.ctx = ctx
@@ -72,7 +84,9 @@ class _Calls:
                 return value not in OVERRIDES
             return False
         module = self.ctx.module_of(name)
-        return module is not None and module.split(".")[0] in SAFE_PACKAGES and not _has_override(module, func)
+        if module is None or module.split(".")[0] not in SAFE_PACKAGES:
+            return False
+        return not _has_override(module, func) and not _draws(module, func)
 
     def call(self, node: gast.Call) -> gast.expr:
         """`node` through converted_call, unless direct; its callee and arguments are rewritten already."""
@@ -93,18 +107,20 @@ class _Calls:
 
 
 def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
-    """The rewrite of calls, for `rewrite_expressions` (none when the conversion is not recursive).
+    """The rewrite of calls (none when the conversion is not recursive), and of captured subscripts.
 
     Reads the function's own scope: other rewrites given in the same walk
     must bind no name there (and/or and conditional expressions bind none).
     """
-    if not ctx.options.recursive:
-        return {}
     # the function's own scope in one walk of its statements (`Activity.local_names()` less the walk for declarations)
     local_names = scope_names(node, ctx.walrus).local if not isinstance(node, gast.Lambda) else frozenset(
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
-    return {gast.Call: _Calls(ctx, local_names).call}
+    # captured arrays indexed with a computed key (captured_subscripts): the same scope decides
+    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript}
+    if ctx.options.recursive:
+        found[gast.Call] = _Calls(ctx, local_names).call
+    return found
 
 
 def transform(node: gast.AST, ctx: Context) -> gast.AST:

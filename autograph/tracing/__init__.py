@@ -12,6 +12,7 @@
     retracing.py        reduce_retracing and the retracing warning
     variable_policy.py  Variables may be created only by the first trace
     report.py           "in user code:" error reports
+    unknown_dims.py     a dimension unknown while tracing used as a number
 """
 
 __all__: list[str] = []

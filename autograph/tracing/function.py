@@ -51,6 +51,7 @@ from autograph.tracing.variable_policy import traced_with_variable_policy
 from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.structure import flatten, unflatten
+from runtime.tracing.fallbacks import strict_mode
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import graph_being_built
 
@@ -76,6 +77,7 @@ class Function:
         autograph: bool = True,
         reduce_retracing: bool = False,
         follow_type_hints: bool = False,
+        strict: bool = False,
         _instance: Any = None,
         _parent: Function | None = None,
     ) -> None:
@@ -88,8 +90,9 @@ class Function:
             _instance = python_function.__self__
         functools.update_wrapper(self, func, updated=())
         self._func = func
-        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints)
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict)
         self._autograph = autograph
+        self._strict = strict
         self._reduce_retracing = reduce_retracing
         self._parent = _parent
         self._instance = None if _instance is None else _weak(_instance)
@@ -251,7 +254,8 @@ class Function:
             args, kwargs = self._input_signature.inline_arguments(values, self._name), {}
         token = _ACTIVE.set(active + (entry,))
         try:
-            return self._call_python(self._traceable(), args, kwargs)
+            with strict_mode(self._strict, inherit=True):
+                return self._call_python(self._traceable(), args, kwargs)
         finally:
             _ACTIVE.reset(token)
 
@@ -299,11 +303,12 @@ class Function:
             fn = functools.partial(fn, self._instance())
         token = _ACTIVE.set(_ACTIVE.get() + ((self._identity(), key),))
         try:
-            cf = traced_with_variable_policy(
-                lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs),
-                first=not self._traces,
-                name=self._name,
-            )
+            with strict_mode(self._strict):  # its own flag: the trace is cached for every caller
+                cf = traced_with_variable_policy(
+                    lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs),
+                    first=not self._traces,
+                    name=self._name,
+                )
         except Exception as error:
             if not self._autograph:
                 autograph_off(error, self._name)
@@ -370,10 +375,15 @@ def function(
     autograph: bool = True,
     reduce_retracing: bool = False,
     follow_type_hints: bool = False,
+    strict: bool = False,
 ) -> Any:
-    """Decorator: trace `func` into cached graphs (bare, or with keyword options)."""
+    """Decorator: trace `func` into cached graphs (bare, or with keyword options).
+
+    `strict=True`: what would trace with a warning (a NumPy random draw, drawn
+    once while tracing) is a StagingError instead (see runtime.tracing.fallbacks).
+    """
     options = dict(input_signature=input_signature, autograph=autograph,
-                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints)
+                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints, strict=strict)
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)

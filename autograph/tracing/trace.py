@@ -21,11 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from autograph.random_draws import seeded_generators
 from autograph.tracing.concrete import ConcreteFunction, Static
 from autograph.tracing.keys import is_variable, leaf_key
 from autograph.tracing.report import endless_recursion
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
+from autograph.tracing.unknown_dims import unknown_dimension_error
 from runtime.ir.graph import Graph, Node
 from runtime.ir.structure import TreeDef, flatten, unflatten
 from runtime.tracing.record import as_node
@@ -55,11 +57,16 @@ def trace_function(
         else:
             traced.append(Tensor(graph.add_input(spec.type, spec.name or param), graph))
     args, kwargs = signature.to_call(unflatten(tree, traced))
-    with building(graph):
+    with building(graph), seeded_generators():
         try:
             result = fn(*args, **kwargs)
         except RecursionError as error:
             raise endless_recursion(name, error) from None
+        except TypeError as error:
+            unknown = unknown_dimension_error(error, graph.inputs)
+            if unknown is None:
+                raise
+            raise unknown from None
         if graph.refused is not None:
             raise graph.refused
         out_leaves, out_tree = flatten(result)

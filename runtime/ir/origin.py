@@ -23,7 +23,7 @@ import numpy
 
 __all__ = [
     "Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin",
-    "outermost_converted_frame", "is_internal_file", "is_standard_library",
+    "outermost_converted_frame", "is_internal_file", "is_standard_library", "user_frame_origin",
 ]
 
 
@@ -165,6 +165,12 @@ def is_standard_library(filename: str) -> bool:
 
 def user_origin(depth: int = 1) -> Origin | None:
     """The innermost caller frame that is user code (generated code maps back)."""
+    found = user_frame_origin(depth + 1)
+    return None if found is None else found[1]
+
+
+def user_frame_origin(depth: int = 1) -> tuple[types.FrameType, Origin] | None:
+    """`user_origin`, with the frame it was found in (a warning goes into its module's registry)."""
     frame = sys._getframe(depth)
     while frame is not None:
         filename = frame.f_code.co_filename
@@ -172,6 +178,6 @@ def user_origin(depth: int = 1) -> Origin | None:
         if user or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
-                return origin
+                return frame, origin
         frame = frame.f_back
     return None

@@ -2,7 +2,8 @@
 
 It types every graph node and is half of a trace's cache key, so it is small,
 immutable, hashable and prints short: `float32[3, None]`, `int64[]`,
-`float32[?]` when even the rank is unknown.
+`float32[<unknown rank>]` when even the rank is unknown (not `[?]`, which
+reads like one dimension of unknown size).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class TensorType:
 
     def __str__(self) -> str:
         if self.shape is None:
-            return f"{self.dtype.name}[?]"
+            return f"{self.dtype.name}[<unknown rank>]"
         return f"{self.dtype.name}[{', '.join(str(d) for d in self.shape)}]"
 
 

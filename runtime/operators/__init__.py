@@ -2,6 +2,7 @@
 
 from runtime.operators.asserts import assert_stmt
 from runtime.operators.for_stmt import for_stmt
+from runtime.operators.getitem import getitem, slice_
 from runtime.operators.if_exp import if_exp
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.lists import list_append
@@ -18,6 +19,8 @@ from runtime.operators.while_stmt import while_stmt
 __all__ = [
     "assert_stmt",
     "for_stmt",
+    "getitem",
+    "slice_",
     "if_exp",
     "if_stmt",
     "list_append",

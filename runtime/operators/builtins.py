@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.operators.getitem import take
 from runtime.tracing.frontend import get_frontend
 
 __all__ = ["OVERRIDES", "PYTHON_VALUES", "AS_IS_FOR_PYTHON_VALUES", "len_", "range_", "abs_", "int_",
@@ -175,3 +176,4 @@ def _numpy_overrides() -> dict[object, Callable]:
 AS_IS_FOR_PYTHON_VALUES: frozenset = frozenset(OVERRIDES) - {builtins.min, builtins.max}
 
 OVERRIDES.update(_numpy_overrides())  # np.asarray/np.array of Tensors (NumPy does not dispatch them)
+OVERRIDES[np.take] = take  # np.take(TABLE, i) of a captured array: NumPy dispatches on TABLE alone

@@ -273,7 +273,7 @@ class _Loop:
                 f"'{name}' changes rank inside a staged {self.what} loop: {start} before the "
                 f"loop, {end} after an iteration",
                 self.origin, f"Keep the rank of '{name}' fixed, or declare its shape with "
-                f"ag.set_loop_options(shape_invariants=[({name}, None)]).",
+                f"ag.set_loop_options(shape_invariants=[({name}, None)]).{_unknown_rank_hint(end)}",
             )
 
     def _structure_error(self, name: str, state: FlatState, after: FlatState) -> StagingError:
@@ -390,3 +390,11 @@ def _keep_hint(start: np.dtype, end: np.dtype) -> str:
     if np.result_type(start, np.int64) == end:
         return f"{hint}: a staged loop's counter is an int64 Tensor, and {start} * int64 is {end}."
     return f"{hint}."
+
+
+def _unknown_rank_hint(end: Any) -> str:
+    """Where a value of unknown rank comes from, most often: a py_function whose shape is not declared."""
+    if end.rank is not None:
+        return ""
+    return (" A value of unknown rank is most often an ag.py_function result: declare its shape "
+            "there, as ag.py_function(func, inp, Tout, shape=()) for a scalar.")

@@ -82,28 +82,50 @@ def _print_source(args, attrs) -> str | None:
 PRINT = register(Op("print", infer=_unit, impl=print_values, emit=_print_source, effectful=True))
 
 
-def call_python(*values: Any, func: Callable, Tout: tuple, multiple: bool) -> Any:  # noqa: N803
-    """Run `func` on NumPy values and convert its results to the declared dtypes."""
+def call_python(
+    *values: Any, func: Callable, Tout: tuple, multiple: bool,  # noqa: N803
+    shapes: tuple = (), origin: Origin | None = None,
+) -> Any:
+    """Run `func` on NumPy values and convert its results to the declared dtypes (and check
+    the declared shapes: a trace relied on them)."""
     result = func(*values)
     if not Tout:
         return None
     if not multiple:
-        return np.asarray(result, dtype=Tout[0])
+        return _declared(np.asarray(result, dtype=Tout[0]), shapes, 0, origin)
     if not isinstance(result, (list, tuple)) or len(result) != len(Tout):
         raise InvalidArgumentError(
             f"the function given to py_function returned {result!r}, but Tout declares "
             f"{len(Tout)} results; return a list of that many values."
         )
-    return tuple(np.asarray(r, dtype=d) for r, d in zip(result, Tout))
+    return tuple(_declared(np.asarray(r, dtype=d), shapes, i, origin) for i, (r, d) in enumerate(zip(result, Tout)))
+
+
+def _declared(value: np.ndarray, shapes: tuple, index: int, origin: Origin | None) -> np.ndarray:
+    """`value`, if it has the shape declared for result `index` (py_function's `shape=`)."""
+    shape = shapes[index] if shapes else None
+    if shape is None or TensorType(value.dtype, shape).is_compatible_with(value.dtype, value.shape):
+        return value
+    which = f"result {index} of " if len(shapes) > 1 else ""
+    where = f" at {origin}" if origin is not None else ""
+    text = (
+        f"{which}the py_function{where} has shape {value.shape}, but its shape= declares "
+        f"{TensorType(np.float64, shape).shape_str()}; the graph was traced for the declared shape. "
+        f"Return that shape, or declare None for a dimension that varies."
+    )
+    if origin is not None and origin.text:
+        text += "\n" + origin.excerpt()
+    raise InvalidArgumentError(text)
 
 
 def _py_infer(types, attrs) -> TensorType | tuple[TensorType, ...]:
     dtypes = attrs["Tout"]
+    shapes = attrs.get("shapes") or (None,) * len(dtypes)
     if not dtypes:
         return UNIT
     if not attrs["multiple"]:
-        return TensorType(dtypes[0], None)
-    return tuple(TensorType(d, None) for d in dtypes)
+        return TensorType(dtypes[0], shapes[0])
+    return tuple(TensorType(d, s) for d, s in zip(dtypes, shapes))
 
 
 PY_FUNCTION = register(Op("py_function", infer=_py_infer, impl=call_python, effectful=True))

@@ -21,12 +21,21 @@ from runtime.tracing.trace_context import current_graph
 if TYPE_CHECKING:
     from runtime.tracing.tensor import Tensor
 
-__all__ = ["COMPREHENSIONS", "concrete_use_error", "is_containment_test"]
+__all__ = ["COMPREHENSIONS", "concrete_use_error", "is_containment_test", "is_subscript"]
 
 # code names of the frames comprehensions run in (before Python 3.12 inlines them)
 COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
 _CONTAINS_OP = dis.opmap.get("CONTAINS_OP")
 _COMPREHENSION = re.compile(r"[\[({][^\])}]*\bfor\b.*\bin\b")  # [v * 2 for v in x], on one line
+
+
+_SUBSCRIPT = dis.opmap.get("BINARY_SUBSCR")  # Python 3.14 indexes with BINARY_OP (never matched here)
+
+
+def is_subscript(frame: Any) -> bool:
+    """Whether `frame` is running `a[key]` (NumPy asking a Tensor in the key for an array)."""
+    code = frame.f_code.co_code
+    return _SUBSCRIPT is not None and 0 <= frame.f_lasti < len(code) and code[frame.f_lasti] == _SUBSCRIPT
 
 
 def is_containment_test(frame: Any) -> bool:

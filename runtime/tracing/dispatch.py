@@ -81,15 +81,34 @@ def _array_index(item: Any) -> Any:
 
 # -- what is installed on Tensor ---------------------------------------------
 def _binary(ufunc: np.ufunc) -> tuple[Callable, Callable]:
-    """`self op other` and the reflected `other op self`, staged as the ufunc."""
+    """`self op other` and the reflected `other op self`, staged as the ufunc.
+
+    `None` is no operand of arithmetic: Python's TypeError, while tracing (a
+    staged `x * None` would fail only when the graph runs). A None is most
+    often a dimension unknown while tracing (`n = x.shape[0]`), which the
+    trace then reports as such (autograph.tracing.unknown_dims).
+    """
+
+    def forward(self: Tensor, other: Any) -> Any:
+        if other is None:
+            return NotImplemented
+        return stage_ufunc(ufunc, "__call__", (self, other), {})
+
+    def reflected(self: Tensor, other: Any) -> Any:
+        if other is None:
+            return NotImplemented
+        return stage_ufunc(ufunc, "__call__", (other, self), {})
+
+    return forward, reflected
+
+
+def _comparison(ufunc: np.ufunc) -> Callable:
+    """`self op other` staged as the ufunc; `t == None` compares elementwise, as NumPy does."""
 
     def forward(self: Tensor, other: Any) -> Any:
         return stage_ufunc(ufunc, "__call__", (self, other), {})
 
-    def reflected(self: Tensor, other: Any) -> Any:
-        return stage_ufunc(ufunc, "__call__", (other, self), {})
-
-    return forward, reflected
+    return forward
 
 
 def _unary(ufunc: np.ufunc) -> Callable:
@@ -164,7 +183,7 @@ def _install(cls: type) -> None:
         setattr(cls, f"__{name}__", forward)
         setattr(cls, f"__r{name}__", reflected)
     for name, ufunc in _COMPARISONS.items():
-        setattr(cls, f"__{name}__", _binary(ufunc)[0])
+        setattr(cls, f"__{name}__", _comparison(ufunc))
     for name, ufunc in _UNARY.items():
         setattr(cls, f"__{name}__", _unary(ufunc))
     for name in _METHODS:

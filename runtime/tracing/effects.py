@@ -58,15 +58,56 @@ def print_(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush:
 
 
 # -- py_function ---------------------------------------------------------------
-def py_function(func: Callable, inp: Sequence[Any], Tout: Any) -> Any:  # noqa: N803
-    """Run `func` on NumPy values at every execution; results have the dtypes in `Tout`."""
+def _result_shapes(shape: Any, count: int, multiple: bool) -> tuple:
+    """py_function's `shape=` as one shape (a tuple of ints and Nones, or None) per result."""
+    if shape is None:
+        return ()
+    if not multiple:
+        return (_one_shape(shape),)
+    if not isinstance(shape, (list, tuple)) or len(shape) != count or not all(
+        s is None or isinstance(s, (list, tuple)) for s in shape
+    ):
+        raise TypeError(
+            f"py_function's shape= must give one shape per result when Tout is a list: a list of "
+            f"{count} shapes (each a tuple such as (3,) or (), or None when unknown), not {shape!r}"
+        )
+    return tuple(_one_shape(s) for s in shape)
+
+
+def _one_shape(shape: Any) -> tuple[int | None, ...] | None:
+    if shape is None:
+        return None
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    if not isinstance(dims, (list, tuple)) or not all(
+        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0) for d in dims
+    ):
+        raise TypeError(
+            f"py_function's shape= must be a tuple of sizes and Nones, such as (3,), (None, 2) or () "
+            f"for a scalar, or None when even the rank is unknown; got {shape!r}"
+        )
+    return tuple(None if d is None else int(d) for d in dims)
+
+
+def py_function(func: Callable, inp: Sequence[Any], Tout: Any, shape: Any = None) -> Any:  # noqa: N803
+    """Run `func` on NumPy values at every execution; results have the dtypes in `Tout`.
+
+    A staged result's shape is unknown (even its rank) unless `shape=` declares
+    it: `()` for a scalar, `(None, 3)`, or a list of shapes when `Tout` is a
+    list. A loop that accumulates the result needs it, as its rank must not
+    change. Each run checks the result against the declared shape.
+    """
     multiple = isinstance(Tout, (list, tuple))
     dtypes = tuple(np.dtype(d) for d in Tout) if multiple else (() if Tout is None else (np.dtype(Tout),))
+    shapes = _result_shapes(shape, len(dtypes), multiple) if dtypes else ()
     if current_graph() is None:
         values = [v.numpy() if hasattr(v, "numpy") else v for v in inp]
-        result = call_python(*values, func=func, Tout=dtypes, multiple=multiple)
+        result = call_python(
+            *values, func=func, Tout=dtypes, multiple=multiple, shapes=shapes, origin=user_origin(2) if shapes else None
+        )
         return list(result) if multiple else result
     attrs = {"func": func, "Tout": dtypes, "multiple": multiple}
+    if shapes:
+        attrs.update(shapes=shapes, origin=user_origin(2))
     hint = getattr(func, "__name__", "")
     out = record("py_function", tuple(inp), attrs, name=hint if hint.isidentifier() else "py_function")
     if not multiple:

@@ -14,8 +14,14 @@ from typing import Any
 import numpy as np
 
 from runtime.ir.graph import Graph, Node
+from runtime.ir.origin import user_origin
 from runtime.ir.types import TensorType, dtype_label
-from runtime.tracing.concrete_use import COMPREHENSIONS, concrete_use_error, is_containment_test
+from runtime.tracing.concrete_use import (
+    COMPREHENSIONS,
+    concrete_use_error,
+    is_containment_test,
+    is_subscript,
+)
 from runtime.tracing.staged import register_staged_type
 
 __all__ = ["Tensor"]
@@ -138,6 +144,16 @@ class Tensor:
         raise TypeError(str(staged)) from None
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        caller = sys._getframe(1)
+        # `table[t]` of a NumPy array the converter did not rewrite, or `table.take(t)`
+        if is_subscript(caller) or (dtype is not None and ".take(" in _user_line()):
+            raise concrete_use_error(
+                self, "NumPy array index",
+                "NumPy indexed a concrete array with it, and NumPy's indexing cannot stage. Make the array "
+                "a graph constant first: ag.constant(table)[i]. (An array read from a global, a closure "
+                "or an attribute, TABLE[i] or self.table[i] in converted code, stages by itself, and "
+                "so does np.take(TABLE, i).)",
+            )
         # np.float32(t) asks for an array of its dtype: the cast a program meant stages as astype
         cast = "" if dtype is None else f" To cast it, write .astype(np.{np.dtype(dtype).name}) on it."
         raise concrete_use_error(
@@ -179,3 +195,7 @@ class Tensor:
         raise concrete_use_error(self, "list (.tolist())", "Use ag.py_function for code that needs Python lists.")
 
 
+def _user_line() -> str:
+    """The text of the user's innermost line (generated code maps back), or ""."""
+    origin = user_origin(2)
+    return origin.text if origin is not None else ""
