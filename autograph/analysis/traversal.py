@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 import gast
 
 __all__ = [
-    "BLOCK_FIELDS", "CHILD_FIELDS", "INNER_BLOCKS", "Transformer", "child_fields", "iter_children",
+    "BLOCK_FIELDS", "CHILD_FIELDS", "INNER_BLOCKS", "Transformer", "iter_children",
     "rewrite_inner_blocks", "statements", "walk",
 ]
 
@@ -58,11 +58,6 @@ class _BlockFields(dict):
 
 
 BLOCK_FIELDS: dict[type, tuple[str, ...]] = _BlockFields()
-
-
-def child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of node class `cls` that may hold child nodes (in `_fields` order)."""
-    return CHILD_FIELDS[cls]
 
 
 def iter_children(node: gast.AST) -> Iterator[gast.AST]:

@@ -1,7 +1,7 @@
 """Emitter: a converted gast tree straight to source text, noting where each statement lands.
 
     emitted = emit(fn)
-    emitted.text     # 'def f(x):\\n    y = ag__.ld(x)\\n    return y'
+    emitted.text     # 'def f(x):\\n    y = x\\n    return y'
     emitted.starts   # [(1, 3), (2, 4), (3, 5)]: (output line, the user's line)
 
 The text is what `ast.unparse` prints for the same tree (precedence,

@@ -16,8 +16,6 @@ from runtime.ir.origin import Origin, register_source_map
 
 __all__ = ["LineOrigins", "inherit_location", "line_map"]
 
-_ATTRS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-
 
 _LOCATED = (gast.stmt, gast.expr, gast.excepthandler)
 # fields that never hold a located node: expression contexts, operators, plain strings and numbers

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "most_specific_common_shape", "dtype_label"]
+__all__ = ["Shape", "TensorType", "type_of", "merge_shapes", "dtype_label"]
 
 Shape = tuple[int | None, ...] | None
 
@@ -86,8 +86,6 @@ def merge_shapes(a: Shape, b: Shape) -> Shape:
         return None
     return tuple(x if x == y else None for x, y in zip(a, b))
 
-
-most_specific_common_shape = merge_shapes
 
 
 def dtype_label(dtype: np.dtype) -> str:

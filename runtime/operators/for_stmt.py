@@ -24,25 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
+from runtime.operators.staged_iterables import is_staged_iterable
 from runtime.operators.within import refuse_if_within
-from runtime.tracing.frontend import get_frontend
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 
 __all__ = ["for_stmt"]
 
-_BACKEND = get_frontend()
 _END = object()  # what next(items, _END) returns when a Python loop has no item left
 _PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, enumerate, zip})
-
-
-def _is_staged_iterable(iterable: object) -> bool:
-    """Not for the common Python iterables, which for_stmt recognises by type before calling this."""
-    if is_staged(iterable):
-        return True
-    if getattr(iterable, "__autograph_staged_iterable__", False):
-        return True
-    return _BACKEND.is_tensor_array(iterable)
 
 
 def for_stmt(
@@ -57,7 +47,7 @@ def for_stmt(
 ) -> None:
     """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray
     (refused `within` a try/with)."""
-    if type(iter_) not in _PYTHON_ITERABLES and _is_staged_iterable(iter_):
+    if type(iter_) not in _PYTHON_ITERABLES and is_staged_iterable(iter_):
         _staged(iter_, extra_test, body, get_state, set_state, names, opts, within)
         return
     try:

@@ -159,6 +159,8 @@ def _is_zero(value: Any) -> bool:
 
 
 def is_staged_iterable(value: object) -> bool:
+    """A Tensor, TensorArray or staged range/list: a for loop over it is staged (for_stmt
+    asks only for types other than the common Python iterables)."""
     frontend = get_frontend(value)
     return (
         frontend.is_staged(value)

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from runtime.backends.numpy.compiler import compile_graph
 
 import autograph as ag
 from autograph.errors import InvalidArgumentError, StagingError
+from runtime.backends.numpy.compiler import compile_graph
 from runtime.backends.numpy.interpret import interpret
 from runtime.ir.types import TensorType
 from runtime.tracing.effects import py_function
