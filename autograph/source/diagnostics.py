@@ -8,7 +8,7 @@ from collections.abc import Callable
 from runtime.errors import ConversionError
 from runtime.origin import Origin
 
-__all__ = ["conversion_error", "no_source_error"]
+__all__ = ["conversion_error", "no_source_error", "source_changed_error"]
 
 
 def conversion_error(
@@ -47,5 +47,23 @@ def no_source_error(func: Callable) -> ConversionError:
         "`python -c` or passed to exec without a file have none. "
         "Fix: define the function in a file (or a notebook cell), "
         "or mark it with ag.do_not_convert to call it as is."
+    )
+    return ConversionError(message)
+
+
+def source_changed_error(func: Callable, found: str) -> ConversionError:
+    """The error for a function whose file was edited after it was imported.
+
+    The converter reads the def from the file on disk; when the def the
+    running code was compiled from is no longer where the code says (it moved,
+    or was renamed), converting what is there now would run other code.
+    """
+    code = func.__code__
+    message = (
+        f"cannot convert {_describe(func)}: its source file changed on disk since it was imported.\n"
+        f"The running function was compiled from `def {code.co_name}` at "
+        f"{code.co_filename}:{code.co_firstlineno}, but {found}, so the converter cannot read the "
+        "source the function runs. Fix: reload its module (importlib.reload) or restart Python, "
+        "then convert it again."
     )
     return ConversionError(message)
