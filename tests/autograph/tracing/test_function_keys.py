@@ -138,3 +138,29 @@ def test_spec_and_array_calls_share_a_trace():
     f(np.zeros(3))
     assert f.experimental_get_tracing_count() == 1
     assert f.get_concrete_function(np.zeros(3)) is cf
+
+
+def test_zero_and_negative_zero_trace_separately():
+    """arctan2(0.0, -1) is pi and arctan2(-0.0, -1) is -pi: one shared trace would return one of them twice."""
+    f = ag.function(lambda x, c: np.arctan2(c, x))
+    x = np.float64(-1.0)
+    for _ in range(3):  # the fast call, once hot, must tell them apart too
+        assert f(x, 0.0) == np.pi
+        assert f(x, -0.0) == -np.pi
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_a_nan_argument_traces_once():
+    f = ag.function(lambda x, c: x + c)
+    for _ in range(6):
+        assert np.isnan(f(np.float64(1.0), float("nan")))
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_concrete_function_keeps_a_negative_zero_default_and_refuses_positive_zero():
+    f = ag.function(lambda x, c: np.arctan2(c, x))
+    cf = f.get_concrete_function(ag.TensorSpec((), np.float64), -0.0)
+    assert cf(np.float64(-1.0)) == -np.pi  # the left-out Python argument keeps its traced value
+    assert cf(np.float64(-1.0), -0.0) == -np.pi
+    with pytest.raises(TypeError, match="float value -0.0 .* called with float value 0.0"):
+        cf(np.float64(-1.0), 0.0)
