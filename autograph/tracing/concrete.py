@@ -157,7 +157,7 @@ class ConcreteFunction:
         return self.run(inputs)
 
     def _check_input(self, index: int, leaf: Any, spec: TensorSpec) -> Any:
-        value = leaf if is_tensor_like(leaf) else value_for_spec(leaf, spec)
+        value = value_for_spec(leaf, spec) if isinstance(leaf, np.ndarray) or not is_tensor_like(leaf) else leaf
         if value is None:
             value = np.asarray(leaf)
         if not spec.is_compatible_with(value):

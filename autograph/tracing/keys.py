@@ -2,7 +2,9 @@
 
 Each flattened leaf of the arguments contributes one part of the key:
 
-- NumPy arrays and scalars, staged Tensors, TensorSpecs: `(dtype, shape)`;
+- NumPy arrays and scalars, staged Tensors, TensorSpecs: `(dtype, shape)`,
+  the dtype in native byte order (a `>f4` array runs the float32 trace; see
+  `runtime.input_arrays`, which also refuses `np.ma` and `np.matrix`);
 - Python `bool/int/float/complex/str/bytes/None`: `(type, value)`, so `1`,
   `True` and `1.0` select different traces; a float or complex that `==`
   cannot tell from another value NumPy tells apart (`0.0` and `-0.0`, NaNs
@@ -28,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from autograph.tracing.spec import TensorSpec
+from runtime.input_arrays import native_dtype, plain_array
 from runtime.tensor import Tensor
 
 __all__ = [
@@ -140,11 +143,14 @@ def leaf_key(value: Any) -> Any:
     """The key part of one flattened leaf (see the module docstring)."""
     kind = type(value)
     if kind is np.ndarray:
-        return (value.dtype, value.shape)
+        return (native_dtype(value.dtype), value.shape)
     if kind in _PRIMITIVE_SET:
         return (kind, exact_value(value) if kind is float or kind is complex else value)
     if isinstance(value, np.generic):
         return (value.dtype, ())
+    if isinstance(value, np.ndarray):  # a subclass: plain data (memmap), else refused
+        value = plain_array(value)
+        return (value.dtype, value.shape)
     if isinstance(value, (Tensor, TensorSpec)):
         return (value.dtype, value.shape)
     return Identity(value)
@@ -166,7 +172,7 @@ def flat_parts(values: tuple) -> tuple | None:
     for value in values:
         kind = type(value)
         if kind is np.ndarray:
-            parts.append((value.dtype, value.shape))
+            parts.append((native_dtype(value.dtype), value.shape))
         elif kind in _PRIMITIVE_SET:
             parts.append((kind, exact_value(value) if kind is float or kind is complex else value))
         elif isinstance(value, (list, tuple, dict)) or (
