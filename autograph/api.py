@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import TypeVar
@@ -37,6 +38,9 @@ def _python_function(func: object) -> object:
 def convert(func: Callable, *, recursive: bool = True) -> Callable:
     """The converted function: behaves like `func` on Python values, stages control flow on Tensors.
 
+    A bound method, a `functools.partial`, a `staticmethod`/`classmethod`
+    object or a callable object is converted inside and rewrapped (its
+    bound arguments or object go with it), as `ag.function` does.
     `recursive=False` leaves the calls it makes unconverted.
     """
     func = _python_function(func)
@@ -44,37 +48,71 @@ def convert(func: Callable, *, recursive: bool = True) -> Callable:
         return func
     if isinstance(func, types.MethodType):
         return types.MethodType(convert(func.__func__, recursive=recursive), func.__self__)
+    if isinstance(func, functools.partial):
+        return functools.partial(convert(func.func, recursive=recursive), *func.args, **func.keywords)
+    if isinstance(func, (staticmethod, classmethod)):
+        return type(func)(convert(func.__func__, recursive=recursive))
     if not isinstance(func, types.FunctionType):
-        raise no_source_error(func)
+        call = _call_method(func)
+        if call is None:
+            raise not_a_function_error(func, "ag.convert")
+        return types.MethodType(convert(call, recursive=recursive), func)
     converted = convert_live(func, Options(recursive=recursive), AG)
     converted.__autograph_converted__ = True
     return converted
 
 
 def to_code(func: Callable) -> str:
-    """The converted source of `func` (a function, method, lambda or Function object)."""
+    """The converted source of `func` (a function, method, lambda, partial or Function object)."""
     func = _python_function(func)
-    if isinstance(func, types.MethodType):
-        func = func.__func__
+    while isinstance(func, (types.MethodType, staticmethod, classmethod, functools.partial)):
+        func = func.func if isinstance(func, functools.partial) else func.__func__
     if not isinstance(func, types.FunctionType):
-        raise _not_a_function(func)
+        raise not_a_function_error(func, "ag.to_code")
     return Code(_wrapper_note(func) + load_converted(func, Options()).source)
 
 
-def _not_a_function(func: object) -> ConversionError:
-    """A class or a callable object has source, but is not what to_code converts: say what is."""
-    name = getattr(func, "__qualname__", None)
+def _call_method(func: object) -> types.FunctionType | None:
+    """The Python `__call__` a callable object's class defines (a Function's function), else None."""
+    if isinstance(func, type):
+        return None
+    call = next((vars(c)["__call__"] for c in type(func).__mro__ if "__call__" in vars(c)), None)
+    call = _python_function(call)
+    return call if isinstance(call, types.FunctionType) else None
+
+
+def not_a_function_error(func: object, entry: str) -> ConversionError:
+    """What `func` is, when it is not a function autograph can convert, and what to pass instead.
+
+    Only builtins and code without a file get "source code is not available".
+    """
+    name = getattr(func, "__qualname__", None) or type(func).__qualname__
     if isinstance(func, type):
         return ConversionError(
-            f"cannot show {name!r} converted: it is a class, and autograph converts functions. "
-            f"Fix: pass one of its methods, as ag.to_code({name}.method_name)."
+            f"cannot convert {name!r}: it is a class, and autograph converts functions. "
+            f"Fix: pass one of its methods, as {entry}({name}.method_name)."
         )
-    call = next((vars(c)["__call__"] for c in type(func).__mro__ if "__call__" in vars(c)), None)
-    if isinstance(call, types.FunctionType) or hasattr(call, "python_function"):
+    wrapped = getattr(func, "__wrapped__", None)
+    if wrapped is not None and hasattr(func, "cache_info"):
+        keep = "" if entry != "ag.convert" else (
+            f"; to keep a cache, wrap the converted function: functools.lru_cache(ag.convert({name}.__wrapped__))"
+        )
+        return ConversionError(
+            f"cannot convert {name!r}: it is a functools.lru_cache (or functools.cache) wrapper, and "
+            f"converting the function inside would bypass its cache. Fix: pass the function it wraps, "
+            f"{entry}({name}.__wrapped__){keep}."
+        )
+    if wrapped is not None:
+        return ConversionError(
+            f"cannot convert {name!r}: it is a {type(func).__qualname__} object wrapping "
+            f"{_python_function(wrapped)!r}, not a function. Fix: pass the function it wraps, "
+            f"{entry}({name}.__wrapped__), or the function itself before it was wrapped."
+        )
+    if _call_method(func) is not None:
         kind = type(func).__qualname__
         return ConversionError(
             f"cannot show an object of class {kind!r} converted: it is a callable object, and autograph "
-            f"converts functions. Fix: pass its method, ag.to_code({kind}.__call__)."
+            f"converts functions. Fix: pass its method, {entry}({kind}.__call__)."
         )
     return no_source_error(func)
 

@@ -17,7 +17,7 @@ __all__ = ["converted_callable"]
 
 def converted_callable(func: Any) -> Any:
     """`func` converted: functions, partials and callable objects; builtins as they are."""
-    from autograph.api import convert
+    from autograph.api import convert, not_a_function_error
 
     if isinstance(func, functools.partial):
         return functools.partial(converted_callable(func.func), *func.args, **func.keywords)
@@ -27,4 +27,6 @@ def converted_callable(func: Any) -> Any:
     call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
     if isinstance(call, types.FunctionType):
         return types.MethodType(convert(call), func)
+    if hasattr(func, "cache_info") and getattr(func, "__wrapped__", None) is not None:
+        raise not_a_function_error(func, "ag.function")  # an lru_cache: it would cache Tensors
     return func  # builtins, ufuncs and other C functions have nothing to convert
