@@ -20,9 +20,8 @@ from autograph.converted_call import DO_NOT_CONVERT, convert_function
 from autograph.converters.context import Options
 from autograph.display import Code
 from autograph.live_conversion import load_converted
-from autograph.source.diagnostics import no_source_error
+from autograph.source.diagnostics import call_method, not_a_function_error
 from autograph.source.resolution import DECORATOR_MARK
-from runtime.ir.errors import ConversionError
 from runtime.tracing.fallbacks import strict_mode
 
 __all__ = ["convert", "to_code", "do_not_convert"]
@@ -39,6 +38,9 @@ def _python_function(func: object) -> object:
 def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> Callable:
     """The converted function: behaves like `func` on Python values, stages control flow on Tensors.
 
+    A bound method, a `functools.partial`, a `staticmethod`/`classmethod`
+    object or a callable object is converted inside and rewrapped (its
+    bound arguments or object go with it), as `ag.function` does.
     `recursive=False` leaves the calls it makes unconverted. `strict=True`:
     called while a Function traces, what would trace with a warning (a NumPy
     random draw) is a StagingError instead.
@@ -48,8 +50,15 @@ def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> 
         return _strictly(func) if strict else func
     if isinstance(func, types.MethodType):
         return types.MethodType(convert(func.__func__, recursive=recursive, strict=strict), func.__self__)
+    if isinstance(func, functools.partial):
+        return functools.partial(convert(func.func, recursive=recursive, strict=strict), *func.args, **func.keywords)
+    if isinstance(func, (staticmethod, classmethod)):
+        return type(func)(convert(func.__func__, recursive=recursive, strict=strict))
     if not isinstance(func, types.FunctionType):
-        raise no_source_error(func)
+        call = call_method(func)
+        if call is None:
+            raise not_a_function_error(func, "ag.convert")
+        return types.MethodType(convert(call, recursive=recursive, strict=strict), func)
     converted = convert_function(func, recursive)
     return _strictly(converted) if strict else converted
 
@@ -68,32 +77,14 @@ def _strictly(converted: Callable) -> Callable:
 
 
 def to_code(func: Callable) -> str:
-    """The converted source of `func` (a function, method, lambda or Function object)."""
+    """The converted source of `func` (a function, method, lambda, partial or Function object)."""
     func = _python_function(func)
     func = getattr(func, "__autograph_strict__", func)
-    if isinstance(func, types.MethodType):
-        func = func.__func__
+    while isinstance(func, (types.MethodType, staticmethod, classmethod, functools.partial)):
+        func = func.func if isinstance(func, functools.partial) else func.__func__
     if not isinstance(func, types.FunctionType):
-        raise _not_a_function(func)
+        raise not_a_function_error(func, "ag.to_code")
     return Code(_wrapper_note(func) + load_converted(func, Options()).source)
-
-
-def _not_a_function(func: object) -> ConversionError:
-    """A class or a callable object has source, but is not what to_code converts: say what is."""
-    name = getattr(func, "__qualname__", None)
-    if isinstance(func, type):
-        return ConversionError(
-            f"cannot show {name!r} converted: it is a class, and autograph converts functions. "
-            f"Fix: pass one of its methods, as ag.to_code({name}.method_name)."
-        )
-    call = next((vars(c)["__call__"] for c in type(func).__mro__ if "__call__" in vars(c)), None)
-    if isinstance(call, types.FunctionType) or hasattr(call, "python_function"):
-        kind = type(func).__qualname__
-        return ConversionError(
-            f"cannot show an object of class {kind!r} converted: it is a callable object, and autograph "
-            f"converts functions. Fix: pass its method, ag.to_code({kind}.__call__)."
-        )
-    return no_source_error(func)
 
 
 def _wrapper_note(func: types.FunctionType) -> str:

@@ -85,7 +85,7 @@ def _load(func: types.FunctionType, options: Options) -> LoadedCode:
     convert_node(node, settings)
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
-    loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename)
+    loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename, generated.continued)
     register_source_map(filename, source_map(generated, settings, func.__qualname__, filename))
     return loaded
 

@@ -231,12 +231,13 @@ class Generated:
 
     source: str
     starts: list[tuple[int, int]]  # (line of the source, the user's line, relative)
+    continued: tuple[int, ...] = ()  # lines inside a string literal: indenting must skip them
 
 
 def generate(fn: gast.FunctionDef | gast.Lambda) -> Generated:
     """Print a converted tree as readable source: one statement per line, no blank lines."""
     emitted = emit(fn)
-    return Generated(_one_name_unpackings(emitted.text) + "\n", emitted.starts)
+    return Generated(_one_name_unpackings(emitted.text) + "\n", emitted.starts, emitted.continued)
 
 
 @contextmanager

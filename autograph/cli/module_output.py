@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autograph.source.literals import continued_lines
+
 __all__ = ["build_module", "NAMESPACE_IMPORT", "our_decorator_names"]
 
 NAMESPACE_IMPORT = "from autograph.converted_call import AG as ag__"
@@ -188,8 +190,13 @@ def _converted_def(code: str) -> str:
 
 
 def _reindent(code: str, indent: str) -> str:
-    lines = code.splitlines()
-    return "\n".join([lines[0]] + [indent + line if line.strip() else "" for line in lines[1:]])
+    """`code` moved right by `indent`, but for lines inside a string literal (a docstring's)."""
+    inside = continued_lines(code) if '"""' in code or "'''" in code else frozenset()
+    lines = code.split("\n")
+    return "\n".join(
+        [lines[0]]
+        + [line if n in inside else indent + line if line.strip() else "" for n, line in enumerate(lines[1:], 2)]
+    )
 
 
 def _import_line(tree: ast.Module) -> int:

@@ -41,6 +41,9 @@ class Emitted:
 
     text: str
     starts: list[tuple[int, int]]
+    # output lines that begin inside a string literal (a docstring's second line on): text that
+    # whoever indents the whole output must leave as it is, or the string's value changes
+    continued: tuple[int, ...] = ()
 
 
 def emit(node: gast.AST) -> Emitted:
@@ -48,9 +51,11 @@ def emit(node: gast.AST) -> Emitted:
     writer = _Writer()
     if isinstance(node, gast.stmt):
         writer.statement(node)
-        return Emitted("\n".join(writer.lines), writer.starts)
+        return Emitted("\n".join(writer.lines), writer.starts, tuple(writer.continued))
     lineno = getattr(node, "lineno", None)
-    return Emitted(writer.expr(node), [] if lineno is None else [(1, lineno)])
+    text = writer.expr(node)
+    continued = tuple(range(2, text.count("\n") + 2))
+    return Emitted(text, [] if lineno is None else [(1, lineno)], continued)
 
 
 def _type_comment(node: gast.AST) -> str:
@@ -69,6 +74,7 @@ class _Writer:
         self.lines: list[str] = []
         self.starts: list[tuple[int, int]] = []
         self.line = 1  # the output line the next fill starts on
+        self.continued: list[int] = []  # see Emitted.continued
         self.indent = ""
         self.expressions = Expressions()
         self.expr = self.expressions.text
@@ -80,7 +86,15 @@ class _Writer:
             if lineno is not None:
                 self.starts.append((self.line, lineno))
         self.lines.append(self.indent + text)
-        self.line += 1 + text.count("\n")
+        self.advance(text)
+
+    def advance(self, text: str) -> None:
+        """Move past a written line; a line break in it is inside a literal (nothing else
+        prints one), so the lines after it continue that literal."""
+        breaks = text.count("\n")
+        if breaks:
+            self.continued.extend(range(self.line + 1, self.line + 1 + breaks))
+        self.line += 1 + breaks
 
     def statement(self, node: gast.stmt) -> None:
         _PRINTERS[type(node)](self, node)
@@ -221,7 +235,7 @@ class _Writer:
             if lineno is not None:
                 self.starts.append((self.line, lineno))
             self.lines.append(self.indent + text)
-            self.line += 1
+            self.advance(text)
 
     def if_exp_lines(self, call: gast.Call, head: str, indent: str = "    ") -> list[tuple[str, int | None]]:
         """`ag__.if_exp(test, lambda: a, lambda: b, text)` with each lambda on its own line."""

@@ -14,12 +14,13 @@ Inside an f-string replacement field no backslash may appear (before Python
 
 from __future__ import annotations
 
+import ast
 import sys
 from collections.abc import Callable
 
 import gast
 
-__all__ = ["constant", "field", "joined_str", "quoted"]
+__all__ = ["constant", "continued_lines", "field", "joined_str", "quoted"]
 
 _INF = "1e" + repr(sys.float_info.max_10_exp + 1)
 SINGLE_QUOTES = ("'", '"')
@@ -116,3 +117,17 @@ def joined_str(node: gast.JoinedStr, inner: Expression, avoid_backslashes: bool)
         bodies.append(body)
         quotes = usable
     return f"f{quotes[0]}{''.join(bodies)}{quotes[0]}"
+
+
+def continued_lines(text: str) -> frozenset[int]:
+    """The lines of source `text` (1-based) that begin inside a string literal.
+
+    Whoever re-indents source must leave these as they are: their leading
+    blanks are characters of the string. (A line inside an f-string's
+    replacement field is counted too; its blanks mean nothing either way.)
+    """
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and (node.end_lineno or node.lineno) > node.lineno:
+            lines.update(range(node.lineno + 1, (node.end_lineno or node.lineno) + 1))
+    return frozenset(lines)

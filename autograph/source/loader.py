@@ -58,15 +58,22 @@ def unique_filename(user_file: str, qualname: str) -> str:
     return f"<autograph: {base}:{qualname}#{number}>"
 
 
-def compile_function(source: str, name: str, freevars: tuple[str, ...], filename: str) -> LoadedCode:
-    """Compile `source` (one def, or one lambda expression) as a function with `freevars` free."""
+def compile_function(
+    source: str, name: str, freevars: tuple[str, ...], filename: str, continued: tuple[int, ...] = ()
+) -> LoadedCode:
+    """Compile `source` (one def, or one lambda expression) as a function with `freevars` free.
+
+    `continued` lists the lines of `source` that begin inside a string literal
+    (a docstring's second line on): they are not indented into the factory.
+    """
     params = ", ".join(("ag__",) + tuple(v for v in freevars if v != "ag__"))
     if name == "<lambda>":
         header, body = "pass", f"return {source}"
     else:
         # the def must not bind its own name in the factory: a recursive call is a global lookup
         header, body = ("pass" if name in freevars else f"global {name}"), source
-    text = f"def __ag_factory__({params}):\n    {header}\n{_indent(body)}\n"
+    indented = _indent_except(body, continued) if continued else _indent(body)
+    text = f"def __ag_factory__({params}):\n    {header}\n{indented}\n"
     code = compile(text, filename, "exec", dont_inherit=True)
     lines = text.splitlines(keepends=True)
     linecache.cache[filename] = (len(text), None, lines, filename)
@@ -101,6 +108,16 @@ def _indent(text: str) -> str:
     if regular:
         return "    " + text[:-1].replace("\n", "\n    ") + "\n"
     return textwrap.indent(text, "    ")
+
+
+def _indent_except(text: str, continued: tuple[int, ...]) -> str:
+    """`_indent(text)` but for the lines listed (1-based), which are inside a string literal:
+    four more spaces there would be four more characters of the string."""
+    skip = set(continued)
+    lines = text.split("\n")
+    return "\n".join(
+        [line if number in skip or not line.strip() else "    " + line for number, line in enumerate(lines, 1)]
+    )
 
 
 def bind_function(loaded: LoadedCode, original: types.FunctionType, namespace: object) -> types.FunctionType:

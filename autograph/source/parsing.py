@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 import gast
 
-from autograph.source.diagnostics import conversion_error, no_source_error
+from autograph.source.diagnostics import conversion_error, no_source_error, source_changed_error
 from autograph.source.translation import to_gast
+from runtime.ir.errors import ConversionError
 
 __all__ = ["ParsedFunction", "block_end", "parse_function", "parse_source", "strip_decorators"]
 
@@ -36,20 +37,35 @@ class ParsedFunction:
         return lineno + self.first_line - 1
 
 
-def _dedent(lines: list[str]) -> tuple[str, int]:
-    """Remove the first line's indentation from every line that has it.
+def _dedent(lines: list[str]) -> tuple[str, int, int]:
+    """The text of an indented block that parses on its own: (text, columns removed, lines added).
 
-    A line that lacks it (a blank line, or text inside a string or brackets)
-    loses its leading blanks but keeps its line break: every line stays on its
-    line, so the tree's line numbers are the file's.
+    Usually the first line's indentation is removed from every line that has
+    it; a line that lacks it (a blank line, or text inside brackets) loses its
+    leading blanks but keeps its line break, so the tree's line numbers are the
+    file's. Text inside a string is not the parser's to re-indent: when a
+    string literal may span lines (triple quotes, a backslash at a line's end),
+    the lines stay exactly as written under one added line, `if 1:`, so a
+    method's multi-line string keeps its continuation lines' indentation.
     """
     first = lines[0]
     indent = len(first) - len(first.lstrip())
+    text = "".join(lines)
     if not indent:  # a module-level def: every line as it is
-        return "".join(lines), 0
+        return text, 0, 0
+    if '"""' in text or "'''" in text or "\\\n" in text:
+        return "if 1:\n" + text, 0, 1
     prefix = first[:indent]
     out = [line[indent:] if line.startswith(prefix) else line.lstrip(" \t\f") for line in lines]
-    return "".join(out), indent
+    return "".join(out), indent, 0
+
+
+def _def_node(module: ast.Module | gast.Module, added: int) -> ast.AST | None:
+    """The def a parsed block holds: inside the `if 1:` that `_dedent` may have added."""
+    body = module.body
+    if added:
+        body = body[0].body if body and isinstance(body[0], (ast.If, gast.If)) else []
+    return body[0] if body else None
 
 
 def parse_source(text: str, filename: str) -> gast.Module:
@@ -85,7 +101,7 @@ def parse_function(func: Callable) -> ParsedFunction:
         return _parse_lambda(func, code)
     guessed = _indented_block(func, code)
     if guessed is not None:
-        start, text, indent, tree = guessed
+        start, text, indent, added, tree = guessed
         module = to_gast(tree)
     else:
         found = _def_lines(func, code)
@@ -93,13 +109,19 @@ def parse_function(func: Callable) -> ParsedFunction:
             try:
                 found = inspect.getsourcelines(code)
             except (OSError, TypeError):
-                raise no_source_error(func) from None
+                raise _missing_source(func, code) from None
         lines, start = found
-        text, indent = _dedent(lines)
+        text, indent, added = _dedent(lines)
         module = parse_source(text, code.co_filename)
-    node = module.body[0] if module.body else None
+    node = _def_node(module, added)
     if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
         raise no_source_error(func)
+    if node.name != code.co_name or start != code.co_firstlineno:
+        where = f"line {start} now holds `def {node.name}`" if start == code.co_firstlineno else (
+            f"the nearest def is now `def {node.name}` at line {start}"
+        )
+        raise source_changed_error(func, where)
+    start -= added  # the file line of the parsed text's line 1
     if isinstance(node, gast.AsyncFunctionDef):
         raise conversion_error(
             f"cannot convert async function {code.co_name!r}",
@@ -112,7 +134,16 @@ def parse_function(func: Callable) -> ParsedFunction:
     return ParsedFunction(node, code.co_filename, max(start, 1), indent, code.co_name)
 
 
-def _indented_block(func: Callable, code: types.CodeType) -> tuple[int, str, int, ast.Module] | None:
+def _missing_source(func: Callable, code: types.CodeType) -> ConversionError:
+    """No def found: the file is shorter than where the code says the def starts (it was
+    edited since the import), or there is no source at all."""
+    lines = linecache.getlines(code.co_filename, getattr(func, "__globals__", None))
+    if 0 < len(lines) < code.co_firstlineno:
+        return source_changed_error(func, f"the file now has only {len(lines)} lines")
+    return no_source_error(func)
+
+
+def _indented_block(func: Callable, code: types.CodeType) -> tuple[int, str, int, int, ast.Module] | None:
     """The def's source found by indentation alone, dedented and parsed; None when unsure.
 
     A guess that parses is the def's exact source (see `block_end`); one that
@@ -126,12 +157,12 @@ def _indented_block(func: Callable, code: types.CodeType) -> tuple[int, str, int
     end = block_end(lines, start)
     if end is None:
         return None
-    text, indent = _dedent(lines[start - 1 : end])
+    text, indent, added = _dedent(lines[start - 1 : end])
     try:
         tree = ast.parse(text, filename)
     except (SyntaxError, ValueError):
         return None
-    return start, text, indent, tree
+    return start, text, indent, added, tree
 
 
 def _is_code(line: str) -> bool:

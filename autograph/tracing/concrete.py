@@ -23,7 +23,7 @@ import numpy as np
 
 from autograph.tracing.fast_call import build_fast_call, general_call, hot_class, never
 from autograph.tracing.input_signature import value_for_spec
-from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_key
+from autograph.tracing.keys import Identity, is_tensor_like, is_variable, key_value, leaf_key
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec, dtype_label
 from runtime.backends import get_backend
@@ -159,7 +159,7 @@ class ConcreteFunction:
         return self.run(inputs)
 
     def _check_input(self, index: int, leaf: Any, spec: TensorSpec) -> Any:
-        value = leaf if is_tensor_like(leaf) else value_for_spec(leaf, spec)
+        value = value_for_spec(leaf, spec) if isinstance(leaf, np.ndarray) or not is_tensor_like(leaf) else leaf
         if value is None:
             value = np.asarray(leaf)
         if not spec.is_compatible_with(value):
@@ -299,7 +299,7 @@ def _resolve(part: Any) -> Any:
                 "while the function is in use, or trace again with a live object"
             )
         return obj
-    return part[1]
+    return key_value(part[1])
 
 
 def _describe_part(part: Any) -> str:

@@ -13,6 +13,7 @@ import types
 from typing import Any
 
 from autograph.converted_call import convert_function
+from autograph.source.diagnostics import not_a_function_error
 
 __all__ = ["converted_callable"]
 
@@ -27,4 +28,6 @@ def converted_callable(func: Any) -> Any:
     call = next((vars(k)["__call__"] for k in owners if "__call__" in vars(k)), None)
     if isinstance(call, types.FunctionType):
         return types.MethodType(convert_function(call), func)
+    if hasattr(func, "cache_info") and getattr(func, "__wrapped__", None) is not None:
+        raise not_a_function_error(func, "ag.function")  # an lru_cache: it would cache Tensors
     return func  # builtins, ufuncs and other C functions have nothing to convert

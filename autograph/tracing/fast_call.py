@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from autograph.tracing.keys import PRIMITIVES
+from autograph.tracing.keys import PRIMITIVES, Exact, exact_value
 from autograph.tracing.report import user_traceback
 from autograph.tracing.spec import TensorSpec
 from runtime.backends.numpy.compiler import output_value
@@ -282,8 +282,9 @@ def _test(index: int, name: str, part: Any, names: _Names) -> str:
     if kind is type(None):
         return f"{name} is not None"
     kind_name, of_type = names.bind(f"K{index}", kind), f"{names.bind('type', type)}({name})"
-    if value != value:  # NaN keys every NaN alike
-        return f"{of_type} is not {kind_name} or {name} == {name}"
+    if type(value) is Exact:  # a zero or a NaN: `==` cannot test it, its key can
+        exact = names.bind("exact_value", exact_value)
+        return f"{of_type} is not {kind_name} or {exact}({name}) != {names.bind(f'V{index}', value)}"
     return f"{of_type} is not {kind_name} or {name} != {names.bind(f'V{index}', value)}"
 
 

@@ -232,7 +232,7 @@ class Function:
         parts = flat_parts(values)
         if parts is not None:
             if self._single_positional and isinstance(values[0], _TENSOR_LIKE):
-                return (values[0].dtype, values[0].shape, _FAST), values
+                return (*parts[0], _FAST), values  # (dtype, shape): the dtype in native byte order
             return (_FLAT, parts), values
         leaves, tree = flatten(values)
         return (tree, tuple([leaf_key(leaf) for leaf in leaves])), leaves

@@ -16,6 +16,7 @@ import numpy as np
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from runtime.ir.errors import InvalidArgumentError
+from runtime.ir.input_arrays import plain_array
 from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
 from runtime.tracing.tensor import Tensor
 
@@ -127,7 +128,9 @@ def _is_array_like(value: Any) -> bool:
 
 def value_for_spec(leaf: Any, spec: TensorSpec) -> Any:
     """`leaf` as an array for `spec`: NumPy values as they are, Python values cast if they fit."""
-    if isinstance(leaf, (np.ndarray, np.generic, Tensor)):
+    if isinstance(leaf, np.ndarray):
+        return plain_array(leaf)  # native byte order; np.ma and np.matrix refused
+    if isinstance(leaf, (np.generic, Tensor)):
         return leaf
     if not isinstance(leaf, (bool, int, float, complex, str, list)):
         return None

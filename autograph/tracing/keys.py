@@ -2,9 +2,14 @@
 
 Each flattened leaf of the arguments contributes one part of the key:
 
-- NumPy arrays and scalars, staged Tensors, TensorSpecs: `(dtype, shape)`;
+- NumPy arrays and scalars, staged Tensors, TensorSpecs: `(dtype, shape)`,
+  the dtype in native byte order (a `>f4` array runs the float32 trace; see
+  `runtime.ir.input_arrays`, which also refuses `np.ma` and `np.matrix`);
 - Python `bool/int/float/complex/str/bytes/None`: `(type, value)`, so `1`,
-  `True` and `1.0` select different traces;
+  `True` and `1.0` select different traces; a float or complex that `==`
+  cannot tell from another value NumPy tells apart (`0.0` and `-0.0`, NaNs
+  of either sign) is keyed by its bits (`Exact`), so `-0.0` traces apart
+  from `0.0` and a NaN selects the same trace at every call;
 - Variables and every other object: its identity, held weakly, so a key
   never keeps an object alive.
 
@@ -18,29 +23,74 @@ The nesting (a TreeDef) is the rest of the key: `[x, y]` and `(x, y)` differ.
 
 from __future__ import annotations
 
+import struct
 import weakref
 from typing import Any
 
 import numpy as np
 
 from autograph.tracing.spec import TensorSpec
+from runtime.ir.input_arrays import native_dtype, plain_array
 from runtime.tracing.tensor import Tensor
 
 __all__ = [
+    "Exact",
     "Identity",
+    "exact_value",
     "PRIMITIVES",
     "leaf_key",
     "is_tensor_like",
     "is_variable",
     "key_is_alive",
+    "key_value",
     "flat_parts",
     "as_tensor_value",
 ]
 
 PRIMITIVES = (bool, int, float, complex, str, bytes, type(None))
-# every NaN keys as this one object: tuples compare items by identity first
-_NAN = float("nan")
 _PRIMITIVE_SET = frozenset(PRIMITIVES)
+
+
+class Exact:
+    """A float or complex key value compared by its bits: `0.0` and `-0.0` differ, a NaN
+    equals itself. Used only for zeros and NaNs, where `==` and NumPy disagree."""
+
+    __slots__ = ("value", "bits")
+
+    def __init__(self, value: float | complex) -> None:
+        self.value = value
+        if type(value) is complex:
+            self.bits = struct.pack("<dd", value.real, value.imag)
+        else:
+            self.bits = struct.pack("<d", value)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Exact and other.bits == self.bits
+
+    def __hash__(self) -> int:
+        return hash(self.bits)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+def exact_value(value: Any) -> Any:
+    """The key value of a Python primitive: itself, or `Exact(value)` where `==` is not exact.
+
+    A nonzero, non-NaN float equals only itself, bit for bit; so does a
+    complex whose parts are both such floats.
+    """
+    kind = type(value)
+    if kind is float:
+        return value if value and value == value else Exact(value)
+    if kind is complex:
+        return value if value.real and value.imag and value == value else Exact(value)
+    return value
+
+
+def key_value(value: Any) -> Any:
+    """The Python value a key value stands for (undoes `exact_value`)."""
+    return value.value if type(value) is Exact else value
 
 
 class Identity:
@@ -93,11 +143,14 @@ def leaf_key(value: Any) -> Any:
     """The key part of one flattened leaf (see the module docstring)."""
     kind = type(value)
     if kind is np.ndarray:
-        return (value.dtype, value.shape)
+        return (native_dtype(value.dtype), value.shape)
     if kind in _PRIMITIVE_SET:
-        return (kind, _NAN if value != value else value)
+        return (kind, exact_value(value) if kind is float or kind is complex else value)
     if isinstance(value, np.generic):
         return (value.dtype, ())
+    if isinstance(value, np.ndarray):  # a subclass: plain data (memmap), else refused
+        value = plain_array(value)
+        return (value.dtype, value.shape)
     if isinstance(value, (Tensor, TensorSpec)):
         return (value.dtype, value.shape)
     return Identity(value)
@@ -119,9 +172,9 @@ def flat_parts(values: tuple) -> tuple | None:
     for value in values:
         kind = type(value)
         if kind is np.ndarray:
-            parts.append((value.dtype, value.shape))
+            parts.append((native_dtype(value.dtype), value.shape))
         elif kind in _PRIMITIVE_SET:
-            parts.append((kind, _NAN if value != value else value))
+            parts.append((kind, exact_value(value) if kind is float or kind is complex else value))
         elif isinstance(value, (list, tuple, dict)) or (
             hasattr(kind, "__dataclass_fields__") and not isinstance(value, type)
         ):

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ir.input_arrays import native_dtype
 from runtime.ir.types import TensorType, dtype_label, merge_shapes
 
 __all__ = ["TensorSpec", "dtype_label"]
@@ -36,7 +37,7 @@ class TensorSpec:
         name: str | None = None,
     ) -> None:
         dims = None if shape is None else tuple(shape)
-        self.type = TensorType(np.dtype(dtype), dims)
+        self.type = TensorType(native_dtype(np.dtype(dtype)), dims)  # byte order is storage, not type
         self.name = name
 
     @classmethod

@@ -13,6 +13,10 @@ recursive function with a loop (`tri`).
 Besides local names, a program may rebind the module's `g` (after `global
 g`, which `f` follows by resetting it, so every call starts alike), a `Box`'s
 attribute (`b.v` is one more int variable) and list items (`xs[0] = ...`).
+
+The body may live in a method or a nested function that `f` calls
+(program_hosts.py), and hold multi-line string literals (program_literals.py)
+whose text must survive the converter re-indenting an indented def.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from tests.autograph.program_expressions import (
     Expressions,
     Scope,
 )
+from tests.autograph.program_hosts import body_indent, pick_shape, program_source
 from tests.autograph.program_statements import LOCALS, StatementWriter, Where
 
 __all__ = ["PRELUDE", "FEATURES", "Program", "programs"]
@@ -102,19 +107,19 @@ _PARAMS = {"int": INT_NAMES, "float": FLOAT_NAMES, "list": LIST_NAMES}
 FEATURES = frozenset({"nonlocal", "loop_else_leaves", "unbound_reads_in_blocks",
                       "jump_in_loop_else", "global", "attributes", "subscripts", "try",
                       "del_in_blocks", "closures", "loops_in_try", "with",
-                      "jump_in_finally"})
+                      "jump_in_finally", "multiline_text", "hosted"})
 
 
-def _prologue(writer: StatementWriter, scope: Scope) -> tuple[str, ...]:
+def _prologue(writer: StatementWriter, scope: Scope, indent: int) -> tuple[str, ...]:
     """Optional first statements of `f`: `global g` and a fresh `Box`; returns
     the int variables they add (`g`, `b.v`)."""
     ex, extra = writer.ex, ()
     if "global" not in writer.skip and ex.chance(20):
-        writer.emit(1, f"global {GLOBAL_NAME}")
-        writer.emit(1, f"{GLOBAL_NAME} = {ex.int_(scope, 0)}")
+        writer.emit(indent, f"global {GLOBAL_NAME}")
+        writer.emit(indent, f"{GLOBAL_NAME} = {ex.int_(scope, 0)}")
         extra += (GLOBAL_NAME,)
     if "attributes" not in writer.skip and ex.chance(20):
-        writer.emit(1, f"b = Box({ex.int_(scope, 0)})")
+        writer.emit(indent, f"b = Box({ex.int_(scope, 0)})")
         extra += (ATTRIBUTE_NAME,)
     for name in extra:
         scope.bind(name)
@@ -131,13 +136,13 @@ def programs(draw, skip: frozenset[str] = frozenset()) -> Program:
     params = []
     for kind in kinds:
         params.append(next(n for n in _PARAMS[kind] if n not in params))
+    shape = pick_shape(ex, hosted="hosted" not in skip)
+    indent = body_indent(shape)
     writer = StatementWriter(ex, skip)
     scope = Scope(set(params), set(params))
-    where = Where(assignable=LOCALS + _prologue(writer, scope))
-    _, leaves = writer.block(1, scope, where, ex.num(2, 8))
+    where = Where(assignable=LOCALS + _prologue(writer, scope, indent))
+    _, leaves = writer.block(indent, scope, where, ex.num(2, 8))
     if not leaves:
-        writer.lines.append("    " + writer.return_(scope, Where()))
-    body = "\n".join(writer.lines)
-    source = f"{PRELUDE}\n\ndef f({', '.join(params)}):\n{body}\n"
-    return Program(source, kinds)
+        writer.lines.append("    " * indent + writer.return_(scope, Where()))
+    return Program(program_source(PRELUDE, shape, params, "\n".join(writer.lines)), kinds)
 

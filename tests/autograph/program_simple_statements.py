@@ -3,7 +3,7 @@
 `Where` says what may be generated at a point of `f`: jumps only inside loops,
 returns only where control may leave, list changes only on lists no loop is
 iterating. `simple_statement` writes one assignment, print, assert, del, call,
-append, unpacking or item assignment there (program_statements.py writes the
+append, unpacking, item assignment or multi-line literal there (program_statements.py writes the
 compound ones around them).
 """
 
@@ -20,6 +20,7 @@ from tests.autograph.program_expressions import (
     Scope,
     kind_of,
 )
+from tests.autograph.program_literals import multiline_literal
 
 __all__ = ["LOCALS", "Where", "simple_statement"]
 
@@ -67,6 +68,13 @@ def simple_statement(ex: Expressions, scope: Scope, where: Where, kind: str = "a
         value = ex.int_(scope, 1)
         scope.bind(name)
         return f"{name} = lambda: {value}"
+    if kind == "text":  # a multi-line literal: its continuation lines keep their blanks
+        literal = multiline_literal(ex, [ex.int_(scope, 1)])
+        if ex.chance(50):
+            return f"print({ex.tag('s')}, {literal})"
+        name = ex.pick([n for n in where.assignable if kind_of(n) == "int"])
+        scope.bind(name)
+        return f"{name} = len({literal})"
     if kind == "call" and scope.helpers:
         return f"{ex.pick(scope.helpers)}({ex.int_(scope, 1)})"
     if kind == "append" and mutable:

@@ -2,7 +2,8 @@
 
 `StatementWriter` emits the body of `f` line by line: simple statements
 (program_simple_statements.py), if/elif/else, for and while loops (each with
-an optional else), try, with, returns, jumps and local functions, tracking
+an optional else), try, with, returns, jumps and local functions (some with
+a multi-line docstring that is printed), tracking
 which names are bound on every path (`Scope.defined`) and on some path
 (`Scope.maybe`) so that reads are mostly of bound names. `Where` (beside the
 simple statements) says what may be generated at a point.
@@ -20,6 +21,7 @@ from tests.autograph.program_expressions import (
     Scope,
     kind_of,
 )
+from tests.autograph.program_literals import multiline_literal
 from tests.autograph.program_simple_statements import LOCALS, Where, simple_statement
 
 __all__ = ["LOCALS", "Where", "StatementWriter"]
@@ -87,6 +89,7 @@ class StatementWriter:
             ("try", 2 * compound * ("try" not in self.skip)),
             ("with", 1 * compound * ("with" not in self.skip)),
             ("closure", 1 * (not where.in_helper and "closures" not in self.skip)),
+            ("text", 1 * ("multiline_text" not in self.skip)),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
@@ -290,6 +293,9 @@ class StatementWriter:
         name = f"h{self.helpers}"
         self.helpers += 1
         self.emit(indent, f"def {name}(p):")
+        documented = "multiline_text" not in self.skip and ex.chance(25)
+        if documented:  # a docstring the converted code must keep as written
+            self.emit(indent + 1, multiline_literal(ex, []))
         own = HELPER_LOCALS
         outer_ints = sorted(n for n in scope.defined if kind_of(n) == "int" and n in LOCALS)
         if outer_ints and "nonlocal" not in self.skip and ex.chance(60):
@@ -307,3 +313,5 @@ class StatementWriter:
         if not leaves:
             self.emit(indent + 1, f"return {ex.int_(inner_scope)}")
         scope.helpers.append(name)
+        if documented and ex.chance(50):
+            self.emit(indent, f"print({ex.tag('d')}, {name}.__doc__)")

@@ -6,7 +6,8 @@ float64 arrays and float64 vectors of up to four items (empty ones too, so
 loops run zero times). Control flow depends on those values, so the if
 statements and loops the graph holds are staged. Every program terminates:
 `for` loops run over vectors or ranges of at most four values, every `while`
-has its own counter guard (`w0 < 3`).
+has its own counter guard (`w0 < 3`). The body may live in a method or a
+nested function that `f` calls (program_hosts.py).
 
     def f(u, n):
         x = np.sum(u)
@@ -27,6 +28,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from tests.autograph.program_expressions import Expressions, Scope
+from tests.autograph.program_hosts import body_indent, pick_shape, program_source
 from tests.autograph.program_statements import Where
 from tests.autograph.staged_statements import LOCALS, RETURN_KINDS, StagedWriter
 
@@ -57,12 +59,15 @@ def staged_programs(draw) -> StagedProgram:
     for kind in kinds:
         params.append(next(n for n in _PARAMS[kind] if n not in params))
     writer = StagedWriter(ex, returns=ex.pick(RETURN_KINDS))
+    shape = pick_shape(ex)
+    indent = body_indent(shape)
     scope = Scope(set(params), set(params))
-    _, leaves = writer.block(1, scope, Where(assignable=LOCALS), ex.num(2, 7))
+    if shape != "plain" and ex.chance(50):  # a literal that surely runs, in an indented def
+        writer.text(indent, scope, Where(assignable=LOCALS), printed=True)
+    _, leaves = writer.block(indent, scope, Where(assignable=LOCALS), ex.num(2, 7))
     if not leaves:
-        writer.lines.append("    " + writer.return_(scope, Where()))
-    body = "\n".join(writer.lines)
-    return StagedProgram(f"{PRELUDE}\n\ndef f({', '.join(params)}):\n{body}\n", kinds)
+        writer.lines.append("    " * indent + writer.return_(scope, Where()))
+    return StagedProgram(program_source(PRELUDE, shape, params, "\n".join(writer.lines)), kinds)
 
 
 _FLOATS = st.one_of(

@@ -2,8 +2,9 @@
 
 `StagedWriter` emits the body of `f` line by line: assignments, augmented
 assignments, `ag.print`, if/elif/else, guarded while loops, for loops over
-`ag.range(...)` and over vectors, break/continue, early returns and local
-helper functions with their own control flow. It tracks which names are
+`ag.range(...)` and over vectors, break/continue, early returns, local
+helper functions with their own control flow (some with a multi-line
+docstring) and the length of multi-line literals (program_literals.py). It tracks which names are
 bound on every path (`Scope.defined`) so that almost every read is of a name
 bound on both sides of a staged branch and before a staged loop; the rare
 read of a name bound on some paths only is where staging must refuse with a
@@ -19,6 +20,7 @@ import ast
 from dataclasses import dataclass, field
 
 from tests.autograph.program_expressions import Expressions, Scope
+from tests.autograph.program_literals import multiline_literal
 from tests.autograph.program_statements import Where
 from tests.autograph.staged_expressions import (
     FLOAT_NAMES,
@@ -92,6 +94,7 @@ class StagedWriter:
             ("while", 3 * compound), ("return", 2 * where.may_leave),
             ("jump", 3 * where.in_loop),
             ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
+            ("text", 2),
         ])
         if kind == "if":
             return self.if_(indent, scope, where)
@@ -112,11 +115,27 @@ class StagedWriter:
             value = self.values.of_kind(ex.pick(["int", "float", "vec"]), scope, 1)
             self.emit(indent, f"ag.print({ex.tag('p')}, {value})")
             return False
+        if kind == "text":
+            self.text(indent, scope, where)
+            return False
         if kind == "augassign" and (text := self._augassign(scope, where)):
             self.emit(indent, text)
             return False
         self.emit(indent, self._assign(scope, where))
         return False
+
+    def text(self, indent: int, scope: Scope, where: Where, printed: bool = False) -> None:
+        """A multi-line literal, printed (at every run, so its text is compared whatever `f`
+        returns) or its length added to a variable; its fields are Python ints, never staged."""
+        ex = self.ex
+        literal = multiline_literal(ex, [str(ex.num(0, 9)), "len('ab')"])
+        if printed or ex.chance(60):
+            self.emit(indent, f"ag.print({ex.tag('s')}, {literal})")
+            return
+        name = ex.pick(where.assignable)
+        value = self.values.of_kind(kind_of(name), scope, 1)
+        scope.bind(name)
+        self.emit(indent, f"{name} = {value} + len({literal})")
 
     def _assign(self, scope: Scope, where: Where) -> str:
         name = self.ex.pick(where.assignable)
@@ -253,6 +272,8 @@ class StagedWriter:
         name = f"h{self.helpers}"
         self.helpers += 1
         self.emit(indent, f"def {name}(p):")
+        if self.ex.chance(25):  # a docstring the converted code must keep as written
+            self.emit(indent + 1, multiline_literal(self.ex, []))
         inner = Scope(set(scope.defined) | {"p"}, set(scope.maybe) | {"p"})
         where = Where(depth=1, in_helper=True, assignable=_HELPER_LOCALS)
         _, leaves = self.block(indent + 1, inner, where, self.ex.num(1, 4))

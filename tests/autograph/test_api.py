@@ -324,3 +324,91 @@ def test_to_code_of_a_class_or_a_callable_object_says_which_method_to_pass():
     with pytest.raises(ag.errors.ConversionError, match=r"callable object.*ag\.to_code\(_Callable\.__call__\)"):
         ag.to_code(_Callable())
     assert "def __call__(self, x):" in ag.to_code(_Callable.__call__)
+
+
+def _clip(x, low, high):
+    if x < low:
+        x = low
+    elif x > high:
+        x = high
+    return x
+
+
+class _Counter:
+    def __init__(self, step):
+        self.step = step
+
+    def __call__(self, x):
+        n = 0
+        while x > 0:
+            x = x - self.step
+            n = n + 1
+        return n
+
+    @staticmethod
+    def halve(x):
+        while x > 1:
+            x = x // 2
+        return x
+
+    @classmethod
+    def named(cls, x):
+        if x > 0:
+            return cls.__name__
+        return ""
+
+
+def test_convert_of_a_partial_converts_the_function_inside_and_keeps_its_arguments():
+    clip = functools.partial(_clip, low=0.0, high=1.0)
+    converted = ag.convert(clip)
+    assert isinstance(converted, functools.partial) and converted.keywords == clip.keywords
+    assert getattr(converted.func, "__autograph_converted__", False)
+    assert [converted(v) for v in (-1.0, 0.5, 2.0)] == [clip(v) for v in (-1.0, 0.5, 2.0)]
+    staged = ag.function(lambda x: ag.convert(clip)(x))
+    assert staged(np.float64(2.0)) == 1.0 and staged(np.float64(-2.0)) == 0.0
+    assert "def _clip(x, low, high):" in ag.to_code(clip)
+
+
+def test_convert_of_a_callable_object_converts_its_call_with_the_object():
+    counter = _Counter(2)
+    converted = ag.convert(counter)
+    assert converted.__self__ is counter
+    assert getattr(converted.__func__, "__autograph_converted__", False)
+    assert converted(7) == counter(7) == 4
+    staged = ag.function(lambda x: ag.convert(counter)(x))
+    assert staged(np.int64(7)) == 4
+
+
+def test_convert_of_raw_staticmethod_and_classmethod_objects_rewraps_them():
+    static, klass = vars(_Counter)["halve"], vars(_Counter)["named"]
+    converted = ag.convert(static)
+    assert isinstance(converted, staticmethod) and converted.__func__(37) == 1
+    assert getattr(converted.__func__, "__autograph_converted__", False)
+    converted_class = ag.convert(klass)
+    assert isinstance(converted_class, classmethod) and converted_class.__func__(_Counter, 1) == "_Counter"
+    assert "def halve(x):" in ag.to_code(static)
+
+
+def test_an_lru_cache_wrapper_is_refused_with_what_to_pass_never_as_source_missing():
+    cached = functools.lru_cache(maxsize=None)(_clip)
+    for entry in (ag.convert, ag.to_code):
+        with pytest.raises(ag.errors.ConversionError) as info:
+            entry(cached)
+        message = str(info.value)
+        assert "lru_cache" in message and "_clip.__wrapped__" in message
+        assert "source code is not available" not in message
+    with pytest.raises(ag.errors.ConversionError, match=r"ag\.function\(_clip\.__wrapped__\)"):
+        ag.function(cached)(np.float64(2.0), 0.0, 1.0)
+    assert ag.convert(cached.__wrapped__)(2.0, 0.0, 1.0) == 1.0
+
+
+def test_other_wrappers_and_classes_say_what_they_are():
+    class Wrapper:
+        def __init__(self, func):
+            self.__wrapped__ = func
+
+    with pytest.raises(ag.errors.ConversionError, match=r"Wrapper object wrapping .*__wrapped__") as info:
+        ag.convert(Wrapper(_clip))
+    assert "source code is not available" not in str(info.value)
+    with pytest.raises(ag.errors.ConversionError, match=r"it is a class.*ag\.convert\(_Counter\.method_name\)"):
+        ag.convert(_Counter)

@@ -39,8 +39,17 @@ _CONSTRUCTS = {
 _TARGETS = {ast.Attribute: "attribute assignment", ast.Subscript: "item assignment"}
 
 
+def _body(source: str) -> ast.FunctionDef:
+    """The def holding the generated body: `f`, or the method or nested function it calls."""
+    module = ast.parse(source)
+    for node in module.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in ("Host", "_outer"):
+            return next(n for n in node.body if isinstance(n, ast.FunctionDef))
+    return module.body[-1]
+
+
 def _features(source: str) -> set[str]:
-    tree = ast.parse(source).body[-1]
+    tree = _body(source)
     found = {name for name, kind in _CONSTRUCTS.items() for node in ast.walk(tree)
              if isinstance(node, kind) and node is not tree}
     for node in ast.walk(tree):
@@ -78,6 +87,10 @@ def _features(source: str) -> set[str]:
             isinstance(n, ast.FunctionDef) for n in ast.walk(node)
         ):
             found.add("local function in a loop")
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and node.end_lineno > node.lineno:
+            found.add("f-string over lines" if isinstance(node, ast.JoinedStr) else "literal over lines")
+        if isinstance(node, ast.FunctionDef) and ast.get_docstring(node, clean=False) and node is not tree:
+            found.add("helper docstring")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
             if isinstance(node.right, ast.Constant) and node.right.value == 0:
                 found.add("// 0")
@@ -106,8 +119,33 @@ def test_programs_use_every_construct():
                                    "attribute assignment", "item assignment",
                                    "attribute as loop target", "try else", "finally",
                                    "except as", "starred target", "chained assignment",
-                                   "local function in a loop", "jump in finally"}
+                                   "local function in a loop", "jump in finally",
+                                   "literal over lines", "f-string over lines", "helper docstring"}
     assert expected - seen == set()
+
+
+def test_bodies_live_in_f_a_method_or_a_nested_function_and_hold_multiline_literals():
+    """Converting an indented def re-indents its source: a literal there must keep its text."""
+    hosts = {"plain": 0, "method": 0, "nested": 0}
+    indented_literals = 0
+    for source in _sample(300):
+        body = _body(source)
+        shape = "method" if "class Host" in source else "nested" if "_outer" in source else "plain"
+        hosts[shape] += 1
+        if shape != "plain":
+            indented_literals += any(
+                isinstance(n, (ast.Constant, ast.JoinedStr)) and n.end_lineno > n.lineno for n in ast.walk(body)
+            )
+        assert source.count("\ndef f(") == 1  # the entry point the fuzzers call
+    assert min(hosts.values()) >= 20, hosts
+    assert indented_literals >= 5
+
+
+def test_skipping_hosted_and_multiline_text_keeps_f_plain_without_literals():
+    for source in _sample(100, skip=frozenset({"hosted", "multiline_text"})):
+        function = source[source.index("\ndef f("):]
+        assert "Host" not in function and "_outer" not in function
+        assert "'''" not in function and '"""' not in function
 
 
 def test_skipped_features_are_left_out():
@@ -127,7 +165,7 @@ def test_unknown_features_are_refused():
 @given(st.data())
 def test_every_while_loop_has_its_own_counter_guard(data):
     program = data.draw(programs())
-    for node in ast.walk(ast.parse(program.source).body[-1]):  # f; the prelude's countdown has its own
+    for node in ast.walk(_body(program.source)):  # f's body; the prelude's countdown has its own
         if isinstance(node, ast.While):
             guard = ast.unparse(node.body[0])
             assert guard.startswith("w") and guard.endswith("+= 1"), guard

@@ -311,3 +311,25 @@ def test_our_errors_must_name_a_line_of_f():
     assert names_user_line(message, "/t/p_3.py", 6, 12)
     assert not names_user_line(message, "/t/p_3.py", 10, 12)
     assert not names_user_line(message, "/t/p_4.py", 6, 12)
+
+
+def test_staged_programs_print_multiline_literals_from_methods_and_nested_functions():
+    """The class of a method's string losing its indentation on conversion: covered at make test."""
+    import ast
+
+    hosted_with_literal = 0
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(staged_programs())
+    def collect(program):
+        nonlocal hosted_with_literal
+        module = ast.parse(program.source)  # every program is valid Python
+        hosts = [n for n in module.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))
+                 and n.name in ("Host", "_outer")]
+        if hosts and any(isinstance(n, (ast.Constant, ast.JoinedStr)) and n.end_lineno > n.lineno
+                         for n in ast.walk(hosts[0])):
+            hosted_with_literal += 1
+
+    collect()
+    assert hosted_with_literal >= 20

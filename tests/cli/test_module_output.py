@@ -133,3 +133,26 @@ def test_shebang_and_coding_comment_stay_on_the_first_two_lines():
     assert out.splitlines()[:5] == [
         "#!/usr/bin/env python", "# -*- coding: latin-1 -*-", "", NAMESPACE_IMPORT, "import autograph as ag",
     ]
+
+
+def test_a_methods_docstring_keeps_its_text_when_the_converted_def_is_indented():
+    """The converted method is printed at column 0 and moved right: not inside its docstring."""
+    from autograph.pipeline import convert_source as real_convert_source
+
+    source = textwrap.dedent('''
+        class K:
+            def f(self, x):
+                """Summary.
+
+                  detail
+                """
+                if x > 0:
+                    x = -x
+                return x
+    ''')
+    out = build_module(ast.parse(source), source, real_convert_source(source, "m.py", all_functions=True))
+    original, converted = {}, {}
+    exec(compile(source, "m.py", "exec"), original)  # noqa: S102 - the test's own text
+    exec(compile(out, "m_out.py", "exec"), converted)  # noqa: S102
+    assert converted["K"].f.__doc__ == original["K"].f.__doc__
+    assert converted["K"]().f(3) == -3

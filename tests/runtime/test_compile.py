@@ -184,3 +184,22 @@ def test_generated_code_reads_numpy_from_a_module_without_getattr(monkeypatch):
 
     monkeypatch.setattr(compile_module, "_NUMPY_LAZY", frozenset({"tanh"}))
     assert compile_graph(build(step, (np.float32, (4,)))).function.__globals__["np"] is np
+
+
+def test_a_big_endian_input_runs_as_its_native_dtype_in_the_entry_and_the_first_call():
+    """`>f4` is float32 stored the other way round: the entry converts it, the result is NumPy's."""
+    fn = compile_graph(build(step, (np.float32, (3,))))
+    big = np.array([0.5, -1.0, 2.0], dtype=">f4")
+    expected = step(big.astype(np.float32))
+    for _ in range(3):  # the first call checks in plain Python, later ones in the generated entry
+        (out,) = fn(big)
+        assert out.dtype == np.float32 and out.dtype.isnative
+        np.testing.assert_array_equal(out, expected)
+
+
+def test_a_masked_array_is_refused_at_the_graph_entry():
+    fn = compile_graph(build(lambda x: x.sum(), (np.float64, (3,))))
+    masked = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    for _ in range(2):
+        with pytest.raises(TypeError, match=r"MaskedArray.*mask would be silently dropped.*x\.filled"):
+            fn(masked)

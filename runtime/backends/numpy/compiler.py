@@ -27,6 +27,7 @@ import numpy as np
 from runtime.backends.numpy.codegen import GeneratedSource, generate_source
 from runtime.ir.errors import InvalidArgumentError
 from runtime.ir.graph import Graph
+from runtime.ir.input_arrays import plain_array
 from runtime.ir.origin import register_source_map, tie_to_code
 from runtime.ir.types import TensorType
 from runtime.passes import optimize as run_passes
@@ -230,6 +231,8 @@ def _check_input(graph: Graph, index: int, value: Any) -> Any:
     """Input `index` as an array of its type: convert, compare, and explain a mismatch."""
     node = graph.inputs[index]
     array = value if isinstance(value, (np.ndarray, np.generic)) else np.asarray(value)
+    if isinstance(array, np.ndarray):
+        array = plain_array(array)  # native byte order; np.ma and np.matrix refused
     type_: TensorType = node.type  # type: ignore[assignment]
     if type_.is_compatible_with(array.dtype, array.shape):
         return array

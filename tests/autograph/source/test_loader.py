@@ -43,3 +43,11 @@ def test_unique_names():
 @given(st.text(alphabet="a \n\t\r\x0b\x0c\x1c\x1e\x85\u3000\u2028", max_size=30))
 def test_indent_is_textwrap_indent(text):
     assert _indent(text) == textwrap.indent(text, "    ")
+
+
+def test_lines_inside_a_literal_are_not_indented_into_the_factory():
+    original = make()
+    source = 'def f(x):\n    s = """one\n  two"""\n    return s, x * k\n'
+    filename = unique_filename(__file__, "make.<locals>.f")
+    loaded = compile_function(source, "f", original.__code__.co_freevars, filename, continued=(3,))
+    assert bind_function(loaded, original, types.SimpleNamespace())(2) == ("one\n  two", original(2))

@@ -96,3 +96,59 @@ def test_block_end_stops_at_the_next_statement_and_drops_trailing_comments():
     assert block_end(lines, 1) == 2
     assert block_end(["def f(): return 1\n", "g = 2\n"], 1) == 1
     assert block_end(["x = 1\n"], 1) is None
+
+
+def _import_then_edit(tmp_path, name, before, after):
+    """Import a module written to `tmp_path`, then rewrite its file (as an editor would)."""
+    import importlib.util
+    import linecache
+    import textwrap
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(before))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path.write_text(textwrap.dedent(after))
+    linecache.checkcache(str(path))
+    return module, str(path)
+
+
+BEFORE = """
+    def helper(x):
+        return x
+
+    def f(x):
+        if x > 0:
+            x = -x
+        return x
+"""
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        BEFORE.replace("def f(x)", "def renamed(x)"),  # renamed in place
+        "\n\n\n" + BEFORE,  # moved down: its old line is now helper's body
+        BEFORE.replace("def helper(x):\n        return x\n", ""),  # moved up: its old line is in its body
+        "def f(x):\n    return x\n",  # the file is now shorter than where f started
+    ],
+    ids=["renamed", "moved-down", "moved-up", "shortened"],
+)
+def test_a_def_moved_or_renamed_on_disk_since_import_is_a_clear_error(tmp_path, after):
+    import autograph as ag
+
+    module, path = _import_then_edit(tmp_path, "edited_module", BEFORE, after)
+    with pytest.raises(ConversionError) as info:
+        ag.convert(module.f)
+    message = str(info.value)
+    assert "changed on disk since it was imported" in message
+    assert path in message and "'f'" in message
+    assert "reload" in message and "restart" in message
+
+
+def test_a_file_edited_below_the_def_still_converts(tmp_path):
+    import autograph as ag
+
+    module, _ = _import_then_edit(tmp_path, "edited_below", BEFORE, BEFORE + "\n\ndef added():\n    pass\n")
+    assert ag.convert(module.f)(2) == -2

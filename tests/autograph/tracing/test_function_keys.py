@@ -138,3 +138,90 @@ def test_spec_and_array_calls_share_a_trace():
     f(np.zeros(3))
     assert f.experimental_get_tracing_count() == 1
     assert f.get_concrete_function(np.zeros(3)) is cf
+
+
+def test_zero_and_negative_zero_trace_separately():
+    """arctan2(0.0, -1) is pi and arctan2(-0.0, -1) is -pi: one shared trace would return one of them twice."""
+    f = ag.function(lambda x, c: np.arctan2(c, x))
+    x = np.float64(-1.0)
+    for _ in range(3):  # the fast call, once hot, must tell them apart too
+        assert f(x, 0.0) == np.pi
+        assert f(x, -0.0) == -np.pi
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_a_nan_argument_traces_once():
+    f = ag.function(lambda x, c: x + c)
+    for _ in range(6):
+        assert np.isnan(f(np.float64(1.0), float("nan")))
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_concrete_function_keeps_a_negative_zero_default_and_refuses_positive_zero():
+    f = ag.function(lambda x, c: np.arctan2(c, x))
+    cf = f.get_concrete_function(ag.TensorSpec((), np.float64), -0.0)
+    assert cf(np.float64(-1.0)) == -np.pi  # the left-out Python argument keeps its traced value
+    assert cf(np.float64(-1.0), -0.0) == -np.pi
+    with pytest.raises(TypeError, match="float value -0.0 .* called with float value 0.0"):
+        cf(np.float64(-1.0), 0.0)
+
+
+def test_a_big_endian_array_runs_the_native_trace_with_numpys_result():
+    f = ag.function(lambda x: np.sum(x * 2) + x[0])
+    big = np.array([1.5, 2.0, -3.0], dtype=">f4")
+    native = big.astype(np.float32)
+    for value in (big, native, big, native):  # the general call, then the fast call once hot
+        out = f(value)
+        assert out == np.sum(native * 2) + native[0] and out.dtype == np.float32
+    assert f.experimental_get_tracing_count() == 1
+    nested = ag.function(lambda pair: pair[0] + pair[1])
+    np.testing.assert_array_equal(nested([big, native]), native + native)
+
+
+def test_a_big_endian_array_fits_a_concrete_function_and_an_input_signature():
+    f = ag.function(lambda x: x * 2)
+    cf = f.get_concrete_function(ag.TensorSpec((3,), np.float32))
+    big = np.array([1.0, 2.0, 3.0], dtype=">f4")
+    for _ in range(2):
+        np.testing.assert_array_equal(cf(big), [2.0, 4.0, 6.0])
+    signed = ag.function(lambda x: x * 2, input_signature=[ag.TensorSpec((None,), np.float32)])
+    np.testing.assert_array_equal(signed(big), [2.0, 4.0, 6.0])
+    assert ag.TensorSpec((3,), ">f4") == ag.TensorSpec((3,), np.float32)
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix itself
+def test_a_masked_array_or_matrix_is_refused_before_tracing():
+    calls = []
+
+    def total(x):
+        calls.append(1)
+        return np.sum(x)
+
+    f = ag.function(total)
+    masked = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    with pytest.raises(TypeError, match=r"MaskedArray.*x\.filled\(value\).*np\.asarray\(x\)"):
+        f(masked)
+    with pytest.raises(TypeError, match="MaskedArray"):
+        f([masked])  # nested in a list
+    with pytest.raises(TypeError, match=r"matrix.*x @ y"):
+        f(np.matrix([[1.0, 2.0]]))
+    assert calls == []  # refused at the key, not after a trace
+    assert f(masked.filled(0.0)) == 4.0
+
+
+def test_a_masked_array_is_refused_by_concrete_functions_and_input_signatures():
+    masked = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+    cf = ag.function(lambda x: np.sum(x)).get_concrete_function(ag.TensorSpec((3,), np.float64))
+    with pytest.raises(TypeError, match="MaskedArray"):
+        cf(masked)
+    signed = ag.function(lambda x: np.sum(x), input_signature=[ag.TensorSpec((3,), np.float64)])
+    with pytest.raises(TypeError, match="MaskedArray"):
+        signed(masked)
+
+
+def test_a_memmap_is_accepted_as_plain_data(tmp_path):
+    f = ag.function(lambda x: np.sum(x))
+    mm = np.memmap(tmp_path / "data.bin", dtype=np.float64, mode="w+", shape=(3,))
+    mm[:] = [1.0, 2.0, 3.0]
+    assert f(mm) == 6.0 and f(np.arange(3.0)) == 3.0
+    assert f.experimental_get_tracing_count() == 1

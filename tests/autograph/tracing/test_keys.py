@@ -2,6 +2,8 @@ import gc
 import weakref
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, key_is_alive, leaf_key
 from autograph.tracing.spec import TensorSpec
@@ -82,3 +84,29 @@ def test_as_tensor_value_turns_python_numbers_into_arrays():
     assert as_tensor_value(thing) is thing
     assert as_tensor_value("s") == "s"
     assert as_tensor_value([]) == []
+
+
+def test_signed_zeros_key_apart_and_nans_key_alike():
+    """`0.0 == -0.0`, but NumPy tells them apart (arctan2, copysign, 1/x): each is its own trace."""
+    from autograph.tracing.keys import flat_parts
+
+    assert leaf_key(0.0) != leaf_key(-0.0)
+    assert flat_parts((0.0,)) != flat_parts((-0.0,))
+    assert leaf_key(-0.0) == leaf_key(-0.0) and hash(leaf_key(-0.0)) == hash(leaf_key(-0.0))
+    assert leaf_key(float("nan")) != leaf_key(-float("nan"))  # np.signbit tells them apart
+    assert leaf_key(complex(1.0, 0.0)) != leaf_key(complex(1.0, -0.0))
+    assert leaf_key(complex(float("nan"), 1.0)) != leaf_key(complex(float("nan"), 2.0))
+    assert leaf_key(complex(float("nan"), 1.0)) == leaf_key(complex(float("nan"), 1.0))
+    assert leaf_key(1.5) == (float, 1.5) and leaf_key(0) == leaf_key(0)
+    assert leaf_key(0.0) != leaf_key(0) and leaf_key(0.0) != leaf_key(False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True), st.floats(allow_nan=True, allow_infinity=True))
+def test_float_keys_are_equal_exactly_when_the_bits_are(a, b):
+    import struct
+
+    same_bits = struct.pack("<d", a) == struct.pack("<d", b)
+    assert (leaf_key(a) == leaf_key(b)) == same_bits
+    if same_bits:
+        assert hash(leaf_key(a)) == hash(leaf_key(b))
