@@ -1,4 +1,4 @@
-"""Hypothesis settings for the whole suite: no check depends on how fast the machine is.
+"""Settings for the whole suite: hypothesis without timing checks, IR checks around every pass.
 
 The suite runs on shared machines whose cores other work takes at any moment, so
 hypothesis' timing checks (a per-example deadline, "input generation is slow")
@@ -8,7 +8,12 @@ a test's own @settings still sets everything else (examples, seed, database).
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("autograph", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("autograph")
+
+# Every graph the suite compiles has its IR invariants checked around each optimisation pass.
+os.environ["AUTOGRAPH_VERIFY_PASSES"] = "1"

@@ -219,7 +219,7 @@ class Graph:
         return graph_def
 
     def users(self, node: Node) -> list[Node]:
-        """The nodes of this graph that take `node` as an input, in graph order.
+        """The nodes of this graph that take `node` as an input, each once, in graph order.
 
         The index is built on first use and rebuilt only when nodes were added
         since, so a pass that asks about every node pays once."""
@@ -227,7 +227,9 @@ class Graph:
             users: dict[int, list[Node]] = {}
             for user in self.nodes:
                 for source in user.inputs:
-                    users.setdefault(id(source), []).append(user)
+                    listed = users.setdefault(id(source), [])
+                    if not listed or listed[-1] is not user:  # a node using `source` twice is one user
+                        listed.append(user)
             self._users, self._users_counted = users, len(self.nodes)
         return list(self._users.get(id(node), ()))
 

@@ -2,10 +2,16 @@
 
 Each pass is `Graph -> Graph` and recurses into cond/while subgraphs;
 `optimize(graph)` runs them in the order that lets each help the next
-(folding exposes duplicates, both leave dead nodes behind).
+(folding exposes duplicates, both leave dead nodes behind). With
+`verify=True`, or the environment variable AUTOGRAPH_VERIFY_PASSES=1 (the
+test suite sets it), `Graph.verify` checks the IR's invariants before and
+after every pass, so a pass that breaks one is named.
 """
 
+import os
+
 from runtime.ir.graph import Graph
+from runtime.ops.registry import OPS
 from runtime.passes.cse import eliminate_common_subexpressions
 from runtime.passes.dce import eliminate_dead_code
 from runtime.passes.fold import fold_constants
@@ -14,16 +20,34 @@ from runtime.passes.rewrite import walk
 __all__ = ["optimize", "fold_constants", "eliminate_common_subexpressions", "eliminate_dead_code"]
 
 
-def optimize(graph: Graph) -> Graph:
+def optimize(graph: Graph, verify: bool | None = None) -> Graph:
     """Fold constants, merge common subexpressions, drop dead code.
 
     The passes share the list of (sub)graphs while none of them changes the graph.
     """
+    if verify is None:
+        verify = os.environ.get("AUTOGRAPH_VERIFY_PASSES") == "1"
+    if verify:
+        _verified(graph, "the traced graph")
     graphs = walk(graph)
     folded = fold_constants(graph, graphs)
     if folded is not graph:
         graphs = walk(folded)
+    if verify:
+        _verified(folded, "constant folding")
     merged = eliminate_common_subexpressions(folded, graphs)
     if merged is not folded:
         graphs = walk(merged)
-    return eliminate_dead_code(merged, graphs)
+    if verify:
+        _verified(merged, "common-subexpression elimination")
+    cleaned = eliminate_dead_code(merged, graphs)
+    if verify:
+        _verified(cleaned, "dead-code elimination")
+    return cleaned
+
+
+def _verified(graph: Graph, after: str) -> None:
+    try:
+        graph.verify(OPS)
+    except AssertionError as error:
+        raise AssertionError(f"the graph after {after} breaks an IR invariant: {error}") from None
