@@ -78,15 +78,8 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
     `unsupported.check` reports. A plain name is never refused: names without
     an annotation are counted where they are met, never put on the stack.
     """
-    names: set[str] = set()
-    found: set[str] = set()
-    functions: list[gast.FunctionDef] = []
-    declared_global: set[str] = set()
-    declared_nonlocal: set[str] = set()
-    first_refused = None
-    branches = False
-    scopes = False
-    returns = 0
+    tally = _Tally()
+    names, found = tally.names, tally.found
     body = fn.body if isinstance(fn.body, list) else [fn.body]
     own = list(body)
     other = [fn.args]
@@ -98,49 +91,14 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
         node = own.pop() if is_own else other.pop()
         kind = type(node)
         if kind in _NOTED:  # most nodes are none of these: one test instead of the chain
-            if kind is gast.Name:
-                names.add(node.id)  # children still walked: a parameter's annotation holds names
-                if node.id in _TRIGGER_NAMES:
-                    found.add(node.id)
-            elif kind is gast.Attribute:
-                if node.attr in _TRIGGER_NAMES:
-                    found.add(node.attr)
-            elif kind is gast.Return:
-                returns += 1
-            elif kind in _TRIGGERS:
-                found.add(_TRIGGERS[kind])
-            elif kind is gast.UnaryOp:
-                if type(node.op) is gast.Not:
-                    found.add("logical")
-            elif kind is gast.Compare:
-                if len(node.ops) > 1:
-                    found.add("logical")
-            elif kind is gast.For or kind is gast.While:
-                if node.orelse:
-                    found.add("loop_else")
-            elif kind is gast.Try:
-                found.add("try")
-                if node.finalbody:
-                    found.add("finally")
-            elif kind is gast.With:
-                found.add("with")
-            elif kind in _DEFINITIONS:
-                names.add(node.name)
-                if is_own and kind is gast.FunctionDef:
-                    functions.append(node)
-            elif kind is gast.Global or kind is gast.Nonlocal:
-                names.update(node.names)
-                if is_own:
-                    (declared_global if kind is gast.Global else declared_nonlocal).update(node.names)
-            elif kind is gast.alias:
-                names.add(node.asname or node.name.split(".")[0])
+            tally.note(node, kind, is_own)
         if is_own:
             if kind in _BRANCHES:
-                branches = True
-            elif first_refused is None and kind in refused:
-                first_refused = node
+                tally.branches = True
+            elif tally.first_refused is None and kind in refused:
+                tally.first_refused = node
         if kind in _SCOPES:
-            scopes = scopes or is_own
+            tally.scopes = tally.scopes or is_own
             stack = other
         else:
             stack = own if is_own else other
@@ -161,7 +119,71 @@ def take_census(fn: gast.FunctionDef | gast.Lambda, refused: Collection[type] = 
                     found.add(value.id)
             elif type(value) is not gast.Constant and isinstance(value, gast.AST):
                 stack.append(value)
-    if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
-        found.add("return")
-    declared = (frozenset(declared_global), frozenset(declared_nonlocal))
-    return Census(frozenset(names), frozenset(found), first_refused, tuple(functions), branches, scopes, declared)
+    return tally.census(fn)
+
+
+class _Tally:
+    """What `take_census` has seen so far; `note` reads one node of the kinds in `_NOTED`."""
+
+    __slots__ = ("names", "found", "functions", "declared_global", "declared_nonlocal", "first_refused",
+                 "branches", "scopes", "returns")
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.found: set[str] = set()
+        self.functions: list[gast.FunctionDef] = []
+        self.declared_global: set[str] = set()
+        self.declared_nonlocal: set[str] = set()
+        self.first_refused: gast.AST | None = None
+        self.branches = False
+        self.scopes = False
+        self.returns = 0
+
+    def note(self, node: gast.AST, kind: type, is_own: bool) -> None:
+        found = self.found
+        if kind is gast.Name:
+            self.names.add(node.id)  # children still walked: a parameter's annotation holds names
+            if node.id in _TRIGGER_NAMES:
+                found.add(node.id)
+        elif kind is gast.Attribute:
+            if node.attr in _TRIGGER_NAMES:
+                found.add(node.attr)
+        elif kind is gast.Return:
+            self.returns += 1
+        elif kind in _TRIGGERS:
+            found.add(_TRIGGERS[kind])
+        elif kind is gast.UnaryOp:
+            if type(node.op) is gast.Not:
+                found.add("logical")
+        elif kind is gast.Compare:
+            if len(node.ops) > 1:
+                found.add("logical")
+        elif kind is gast.For or kind is gast.While:
+            if node.orelse:
+                found.add("loop_else")
+        elif kind is gast.Try:
+            found.add("try")
+            if node.finalbody:
+                found.add("finally")
+        elif kind is gast.With:
+            found.add("with")
+        elif kind in _DEFINITIONS:
+            self.names.add(node.name)
+            if is_own and kind is gast.FunctionDef:
+                self.functions.append(node)
+        elif kind is gast.Global or kind is gast.Nonlocal:
+            self.names.update(node.names)
+            if is_own:
+                (self.declared_global if kind is gast.Global else self.declared_nonlocal).update(node.names)
+        elif kind is gast.alias:
+            self.names.add(node.asname or node.name.split(".")[0])
+
+    def census(self, fn: gast.FunctionDef | gast.Lambda) -> Census:
+        returns, found = self.returns, self.found
+        if returns > 1 or (returns == 1 and not (type(fn.body) is list and type(fn.body[-1]) is gast.Return)):
+            found.add("return")
+        declared = (frozenset(self.declared_global), frozenset(self.declared_nonlocal))
+        return Census(
+            frozenset(self.names), frozenset(found), self.first_refused, tuple(self.functions), self.branches,
+            self.scopes, declared,
+        )

@@ -16,8 +16,8 @@ import numpy as np
 from runtime.ir.types import TensorType
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
+from runtime.ops.probing import probe
 from runtime.ops.registry import Op, register
-from runtime.ops.shapes import probe
 
 __all__ = ["STAGED_RANGE"]
 

@@ -16,15 +16,8 @@ import numpy as np
 
 from runtime.ir.types import TensorType
 from runtime.ops.define import define
-from runtime.ops.shapes import (
-    elementwise_type,
-    matmul_shape,
-    normalize_axes,
-    probe,
-    probe_type,
-    reduced,
-    shape_of,
-)
+from runtime.ops.probing import elementwise_type, probe, probe_type
+from runtime.ops.shapes import matmul_shape, normalize_axes, reduced, shape_of
 
 __all__ = ["UFUNCS", "OPERATOR_FORMATS", "ufunc_op_name", "has_methods", "cast"]
 

@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 
 from runtime.ir.types import Shape, TensorType
+from runtime.ops.arguments import require_concrete
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
-from runtime.ops.shapes import probe, probe_type, require_concrete, shape_of
+from runtime.ops.probing import probe, probe_type
+from runtime.ops.shapes import shape_of
 
 __all__ = ["LINALG", "dot_shape", "inner_shape", "outer_shape", "einsum_shape"]
 

@@ -15,15 +15,11 @@ import numpy as np
 
 from runtime.ir.types import TensorType
 from runtime.ops import reductions, shape_ops
+from runtime.ops.arguments import require_concrete
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
-from runtime.ops.shapes import (
-    broadcast,
-    probe,
-    probe_type,
-    require_concrete,
-    shape_of,
-)
+from runtime.ops.probing import probe, probe_type
+from runtime.ops.shapes import broadcast, shape_of
 
 __all__ = ["OP_FUNCTIONS"]
 

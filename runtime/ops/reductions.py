@@ -30,17 +30,11 @@ from typing import Any
 import numpy as np
 
 from runtime.ir.types import TensorType
+from runtime.ops.arguments import bind_arguments, require_concrete
 from runtime.ops.calls import Slot, render, render_call
 from runtime.ops.define import define
-from runtime.ops.shapes import (
-    bind_arguments,
-    known_product,
-    normalize_axes,
-    probe,
-    probe_type,
-    reduced,
-    require_concrete,
-)
+from runtime.ops.probing import probe, probe_type
+from runtime.ops.shapes import known_product, normalize_axes, reduced
 
 __all__ = [
     "REDUCTIONS", "SCANS", "METHODS", "UFUNC_REDUCTIONS", "reduction_rule", "scan_rule", "method_call",

@@ -15,15 +15,8 @@ import numpy as np
 from runtime.ir.types import TensorType
 from runtime.ops.calls import staging_error
 from runtime.ops.define import define
-from runtime.ops.shapes import (
-    broadcast,
-    elementwise_type,
-    known_product,
-    normalize_axes,
-    probe,
-    reshaped,
-    shape_of,
-)
+from runtime.ops.probing import elementwise_type, probe
+from runtime.ops.shapes import broadcast, known_product, normalize_axes, reshaped, shape_of
 
 __all__ = ["elementwise_rule", "like_rule", "RULES"]
 

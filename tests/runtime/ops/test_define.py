@@ -9,7 +9,7 @@ from runtime.ir.errors import StagingError
 from runtime.ops import OPS, get_op
 from runtime.ops.calls import Slot, Weak
 from runtime.ops.define import define
-from runtime.ops.shapes import elementwise_type
+from runtime.ops.probing import elementwise_type
 from runtime.tracing.record import stage
 from tests.runtime.ops.staging import assert_same, run_graph
 from tests.runtime.ops.staging import stage as stage_fn

@@ -9,17 +9,9 @@ from hypothesis import strategies as st
 
 from runtime.ir.errors import StagingError
 from runtime.ir.types import TensorType
-from runtime.ops.shapes import (
-    bind_arguments,
-    broadcast,
-    elementwise_type,
-    matmul_shape,
-    normalize_axes,
-    probe_type,
-    reduced,
-    reshaped,
-    signature_of,
-)
+from runtime.ops.arguments import bind_arguments, signature_of
+from runtime.ops.probing import elementwise_type, probe_type
+from runtime.ops.shapes import broadcast, matmul_shape, normalize_axes, reduced, reshaped
 
 
 def test_broadcast_unknown_dims():
