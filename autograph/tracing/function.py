@@ -47,6 +47,7 @@ from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from autograph.tracing.trace import trace_function
 from autograph.tracing.variable_policy import traced_with_variable_policy
+from runtime.eager_tape import active_recorder
 from runtime.errors import StagingError
 from runtime.origin import user_origin
 from runtime.structure import flatten, unflatten
@@ -170,6 +171,9 @@ class Function:
             return self._call_python(self._func, args, kwargs)
         if graph_being_built() is not None:
             return self._call_inline(args, kwargs)
+        recorder = active_recorder()
+        if recorder is not None:  # an eager GradientTape: run into its graph so it sees every op
+            return recorder.call_function(lambda a, k: self._call_inline(a, k), args, kwargs)
         return self._call_traced(args, kwargs)
 
     def _use(self, fast: Callable[..., Any]) -> None:

@@ -1,0 +1,248 @@
+"""Gradients of staged control flow: a cond becomes a cond, a while loop a pair of loops.
+
+A cond's gradient is a cond on the same predicate whose branches recompute
+their forward values and differentiate them; each branch gives one gradient
+per outer value either branch captured (zeros where it did not use it), and
+one per Variable either branch read.
+
+A while loop's gradient needs every iteration's state, so the forward loop
+runs again in an augmented form that also counts its iterations and pushes
+its loop variables at the start of each one onto stacks (TensorArray-like
+lists: memory grows with the iterations). A backward loop then runs the
+iterations in reverse: it pops the state, recomputes that iteration's body
+and applies the body's vector-Jacobian product, carrying the gradients of
+the loop variables and accumulating those of captured values and Variables:
+
+    forward:  while c(x): x = f(x, w)
+    augmented: k = 0; while c(x): S.push(x); x = f(x, w); k += 1
+    backward: for j in k-1 .. 0: x = S[j]; (gx, gw') = vjp(f, x, w)(gx); gw += gw'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from runtime.graph import Graph, Node
+from runtime.optimize.gradient.build import (
+    Emitter, clone_into, differentiable, is_float, is_handle, like_handle,
+)
+from runtime.types import TensorType
+
+__all__ = ["differentiate_control", "variables_read"]
+
+_INT = TensorType(np.dtype(np.int64), ())
+_BOOL = TensorType(np.dtype(np.bool_), ())
+
+
+def variables_read(graph: Graph, found: dict[int, tuple[Any, TensorType]] | None = None) -> dict:
+    """id -> (Variable, type) of every float Variable read in `graph` and its subgraphs."""
+    found = {} if found is None else found
+    for node in graph.nodes:
+        if node.op == "read_variable" and is_float(node.type):
+            variable = node.attrs["ref"]()
+            if variable is not None:
+                found.setdefault(id(variable), (variable, node.type))
+        for value in node.attrs.values():
+            if isinstance(value, Graph):
+                variables_read(value, found)
+    return found
+
+
+def differentiate_control(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
+    """(outer input node or Variable, gradient) pairs for a cond or while node."""
+    if node.op == "cond":
+        return _cond(bp, node, slots)
+    return _while(bp, node, slots)
+
+
+def _zeros(em: Emitter, like: Node) -> Node:
+    """A new zero gradient for `like` that nothing else holds."""
+    if is_handle(like.type):
+        return em.node("grad_list_new", (), {}, like_handle())
+    return em.node("fresh_zeros", (like,), {})
+
+
+def _variable_zeros(em: Emitter, type_: TensorType) -> Node:
+    return em.node("fresh_zeros", (em.constant(np.zeros(type_.shape, type_.dtype)),), {})
+
+
+# -- cond -------------------------------------------------------------------------
+def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
+    from runtime.optimize.gradient.transform import Backprop
+
+    em = bp.em
+    true_graph, false_graph = node.attrs["true"], node.attrs["false"]
+    outers = [o for o in node.inputs[1:] if differentiable(o.type) and o in bp.active]
+    variables = variables_read(true_graph)
+    variables_read(false_graph, variables)
+    seeds = list(slots)
+    branches = []
+    for branch in (true_graph, false_graph):
+        sub = Graph(f"{branch.name}_grad", parent=em.graph)
+        sub_em = Emitter(sub, em.origin)
+        env = clone_into(sub, branch, {}, em.origin)
+        targets = [env[o] for o in branch.outputs]
+        sources = [sub.captures[o] for o in outers if o in sub.captures]
+        sweep = Backprop(sub_em, sub)
+        sweep.run(targets, seeds, sources)
+        results = []
+        for outer in outers:
+            capture = sub.captures.get(outer)
+            g = sweep.materialized(capture) if capture is not None else None
+            results.append(_zeros(sub_em, outer) if g is None else sub_em.cast_like(g, outer))
+        for key, (variable, type_) in variables.items():
+            g = sweep.variables.get(key)
+            results.append(_variable_zeros(sub_em, type_) if g is None else g[1])
+        sub.set_outputs(results)
+        branches.append(sub.finish())
+    if not outers and not variables:
+        return []
+    from runtime.optimize.gradient.build import _outer_inputs
+
+    types = tuple([o.type for o in outers] + [t for _, t in variables.values()])
+    grad_node = em.node(
+        "cond", (node.inputs[0], *_outer_inputs(branches)), {"true": branches[0], "false": branches[1]},
+        type_=types, name="cond_grad",
+    )
+    pairs: list[tuple[Any, Node]] = []
+    items = [*outers, *[v for v, _ in variables.values()]]
+    for index, (item, type_) in enumerate(zip(items, types)):
+        pairs.append((item, em.node("getitem", (grad_node,), {"index": index}, type_=type_, name="grad")))
+    return pairs
+
+
+# -- while ------------------------------------------------------------------------
+def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
+    em = bp.em
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    count = len(body.inputs)
+    types = list(node.type)
+    stacked = [i for i in range(count) if not is_handle(types[i])]
+    carried = [i for i in range(count) if differentiable(types[i])]
+    captures = [
+        c.attrs["outer"] for c in body.captures.values()
+        if differentiable(c.type) and c.attrs["outer"] in bp.active
+    ]
+    variables = variables_read(body)
+    seeds = [slots[i] for i in carried]
+    if not captures and not variables and all(
+        s is None or not (node.inputs[i] in bp.active) for s, i in zip(seeds, carried)
+    ):
+        return []
+    finals, iterations, stacks = _augmented_forward(em, node, stacked)
+    return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds)
+
+
+def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
+    """The forward loop again, also counting iterations and pushing each one's starting state."""
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    count = len(body.inputs)
+    types = list(node.type)
+    parent = em.graph
+    new_body = Graph("while_body", parent=parent)
+    new_cond = Graph("while_cond", parent=parent)
+    results = {}
+    for sub, original in ((new_body, body), (new_cond, cond)):
+        xs = [sub.add_input(t, n.name) for t, n in zip(types, original.inputs)]
+        k = sub.add_input(_INT, "iteration")
+        stacks = [sub.add_input(like_handle(), "stack") for _ in stacked]
+        env = clone_into(sub, original, dict(zip(original.inputs, xs)), em.origin)
+        results[id(sub)] = (xs, k, stacks, env)
+    xs, k, stacks, env = results[id(new_body)]
+    sub_em = Emitter(new_body, em.origin)
+    pushed = [
+        sub_em.node("ta_write", (s, k, xs[i]), {"dynamic": True, "dtype": types[i].dtype}, like_handle(), name="push")
+        for s, i in zip(stacks, stacked)
+    ]
+    next_k = sub_em.call("add", k, 1)
+    new_body.set_outputs([*(env[o] for o in body.outputs), next_k, *pushed])
+    new_body.finish()
+    _, _, _, cond_env = results[id(new_cond)]
+    new_cond.set_outputs([cond_env[cond.outputs[0]]])
+    new_cond.finish()
+    zero = em.constant(np.int64(0))
+    empties = [em.node("ta_new", (em.constant(np.int64(0)),), {"dynamic": True}, like_handle(), name="stack")
+               for _ in stacked]
+    from runtime.optimize.gradient.build import _outer_inputs
+
+    all_types = (*types, _INT, *(like_handle() for _ in stacked))
+    loop = em.node(
+        "while", (*node.inputs[:count], zero, *empties, *_outer_inputs([new_cond, new_body])),
+        {"cond": new_cond, "body": new_body, "maximum_iterations": node.attrs.get("maximum_iterations")},
+        type_=all_types, name="loop_taped",
+    )
+    outs = [em.node("getitem", (loop,), {"index": i}, type_=t, name="taped") for i, t in enumerate(all_types)]
+    return outs[:count], outs[count], outs[count + 1:]
+
+
+def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds):
+    from runtime.optimize.gradient.transform import Backprop
+
+    em = bp.em
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    count = len(body.inputs)
+    types = list(node.type)
+    inits = [em.call("subtract", iterations, 1)]
+    inits += [_zeros(em, finals[i]) if s is None else s for s, i in zip(seeds, carried)]
+    inits += [_zeros(em, c) for c in captures]
+    inits += [_variable_zeros(em, t) for _, t in variables.values()]
+    loop_types = [_INT, *(types[i] for i in carried), *(c.type for c in captures),
+                  *(t for _, t in variables.values())]
+    back_cond = Graph("while_cond", parent=em.graph)
+    cond_inputs = [back_cond.add_input(t, "j" if n == 0 else "g") for n, t in enumerate(loop_types)]
+    back_cond.set_outputs([Emitter(back_cond, em.origin).call("greater_equal", cond_inputs[0], 0)])
+    back_cond.finish()
+
+    back = Graph("while_body", parent=em.graph)
+    sub_em = Emitter(back, em.origin)
+    inputs = [back.add_input(t, "j" if n == 0 else "grad") for n, t in enumerate(loop_types)]
+    j = inputs[0]
+    g_vars = inputs[1: 1 + len(carried)]
+    g_caps = inputs[1 + len(carried): 1 + len(carried) + len(captures)]
+    g_varbs = inputs[1 + len(carried) + len(captures):]
+    state: dict[Node, Node] = {}
+    for s, i in zip(stacks, stacked):
+        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {}, types[i], name="popped")
+    for i in range(count):
+        if i not in stacked:
+            state[body.inputs[i]] = back.own(finals[i])
+    env = clone_into(back, body, state, em.origin)
+    sweep = Backprop(sub_em, back)
+    for outer, acc in zip(captures, g_caps):
+        capture = back.captures.get(outer)
+        if capture is not None:
+            sweep.grads[capture] = acc
+            sweep.owned.add(acc)
+    sources = [state[body.inputs[i]] for i in carried]
+    sources += [back.captures[c] for c in captures if c in back.captures]
+    sweep.run([env[body.outputs[i]] for i in carried], list(g_vars), sources)
+    outputs = [sub_em.call("subtract", j, 1)]
+    for i, g_in in zip(carried, g_vars):
+        g = sweep.materialized(state[body.inputs[i]])
+        outputs.append(_zeros(sub_em, state[body.inputs[i]]) if g is None else sub_em.cast_like(g, body.inputs[i]))
+    for outer, acc in zip(captures, g_caps):
+        capture = back.captures.get(outer)
+        g = sweep.materialized(capture) if capture is not None else None
+        outputs.append(acc if g is None else sub_em.cast_like(g, outer))
+    for (key, (variable, type_)), acc in zip(variables.items(), g_varbs):
+        got = sweep.variables.get(key)
+        outputs.append(acc if got is None else sub_em.add(acc, sub_em.cast_like(got[1], acc)))
+    back.set_outputs(outputs)
+    back.finish()
+    from runtime.optimize.gradient.build import _outer_inputs
+
+    loop = em.node(
+        "while", (*inits, *_outer_inputs([back_cond, back])),
+        {"cond": back_cond, "body": back, "maximum_iterations": None}, type_=tuple(loop_types), name="loop_grad",
+    )
+    pairs: list[tuple[Any, Node]] = []
+    items = [*(node.inputs[i] for i in carried), *captures, *(v for v, _ in variables.values())]
+    for index, (item, type_) in enumerate(zip(items, loop_types[1:]), start=1):
+        got = em.node("getitem", (loop,), {"index": index}, type_=type_, name="grad")
+        if index > len(carried):
+            bp.owned.add(got)  # an accumulator that started as fresh zeros: no other value shares it
+        pairs.append((item, got))
+    return pairs
