@@ -255,9 +255,8 @@ class Recorder:
             targets, seeds = tape.targets(target_t, seeds_t, self.graph)
         source_leaves, tree = flatten(sources)
         nodes = [self._source(leaf, tape) for leaf in source_leaves]
-        last = tape._stop if tape._stop is not None else len(self.graph.nodes)
         sweep = backprop(em, self.graph, targets, seeds, [n for n in nodes if isinstance(n, Node)],
-                         tape._start, last)
+                         tape.recorded())
         results = []
         for leaf, node in zip(source_leaves, nodes):
             g = tape.result_for(sweep, leaf, node, em)

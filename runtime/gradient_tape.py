@@ -43,8 +43,8 @@ class GradientTape:
         self.persistent = bool(persistent)
         self.watch_accessed_variables = bool(watch_accessed_variables)
         self._graph: Graph | None = None
-        self._start = 0
-        self._stop: int | None = None
+        self._before: set[int] = set()  # id() of the graph's nodes when recording began
+        self._after: set[int] | None = None  # ... and when it ended
         self._recorder: Any = None
         self._recording_token: Any = None
         self._watched_nodes: set[Node] = set()
@@ -60,13 +60,13 @@ class GradientTape:
             self._recorder, self._recording_token = start_recording()
             graph = self._recorder.graph
         self._graph = graph
-        self._start = len(graph.nodes)
-        self._stop = None
+        self._before = {id(n) for n in graph.nodes}
+        self._after = None
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         if self._graph is not None:
-            self._stop = len(self._graph.nodes)
+            self._after = {id(n) for n in self._graph.nodes}
         if self._recording_token is not None:
             from runtime.eager_tape import stop_recording
 
@@ -135,9 +135,8 @@ class GradientTape:
         targets, seeds = self.targets(target, output_gradients, graph)
         source_leaves, tree = flatten(sources)
         source_nodes = [self.source_node(leaf) for leaf in source_leaves]
-        last = self._stop if self._stop is not None else len(self._graph.nodes)
         nodes = [n for n in source_nodes if isinstance(n, Node)]
-        sweep = backprop(em, self._graph, targets, seeds, nodes, self._start, last)
+        sweep = backprop(em, self._graph, targets, seeds, nodes, self.recorded())
         results = []
         for leaf, node in zip(source_leaves, source_nodes):
             g = self.result_for(sweep, leaf, node, em)
@@ -147,6 +146,14 @@ class GradientTape:
         return unflatten(tree, results)
 
     # -- shared with the eager recorder ------------------------------------------------
+    def recorded(self) -> list[Node]:
+        """The nodes recorded while the tape was open, in graph order."""
+        after = self._after
+        return [
+            n for n in self._graph.nodes
+            if id(n) not in self._before and (after is None or id(n) in after)
+        ]
+
     def targets(self, target: Any, output_gradients: Any, graph: Graph) -> tuple[list[Node], list[Node]]:
         """The target leaves' nodes and their seeds (ones, or the given output gradients)."""
         leaves, tree = flatten(target)

@@ -144,7 +144,7 @@ def clone_into(
             raise AssertionError(f"input {node.name} of {source.name} has no value in the copy\n{source}")
         if node.op == "capture":
             outer = node.attrs["outer"]
-            env[node] = env.get(outer, outer)
+            env[node] = target.own(env.get(outer, outer))  # a node of `target`, even when only returned
             continue
         if node.op == "constant":
             env[node] = target.add_node("constant", (), dict(node.attrs), node.type, node.origin, name=node.name)

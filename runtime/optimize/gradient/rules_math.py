@@ -49,11 +49,16 @@ def _unary(derivative: Callable[[Any, Node, Node, Node], Node]):
         args, kwargs = call_args(node)
         _refuse_kwargs(node, kwargs)
         x = args[0]
-        if not isinstance(x, Node):
+        if not _wants(x):
             return []
         return [(x, t.em.call("sum_to", derivative(t.em, x, node, g), x))]
 
     return rule
+
+
+def _wants(x: Any) -> bool:
+    """Whether `x` is an input that takes a gradient (a float node)."""
+    return isinstance(x, Node) and x.type.dtype.kind in "fc"
 
 
 def _refuse_kwargs(node: Node, kwargs: dict) -> None:
@@ -72,9 +77,9 @@ def _binary(rule_a, rule_b):
         _refuse_kwargs(node, kwargs)
         a, b = args[0], args[1]
         pairs = []
-        if isinstance(a, Node) and rule_a is not None:
+        if _wants(a) and rule_a is not None:
             pairs.append((a, t.em.call("sum_to", rule_a(t.em, a, b, node, g), a)))
-        if isinstance(b, Node) and rule_b is not None:
+        if _wants(b) and rule_b is not None:
             pairs.append((b, t.em.call("sum_to", rule_b(t.em, a, b, node, g), b)))
         return pairs
 

@@ -38,18 +38,20 @@ def variable_of(node: Node) -> Any:
 
 
 class Backprop:
-    """One reverse sweep over `graph`'s nodes from `first` on.
+    """One reverse sweep over `window`, the nodes of `graph` to differentiate through (default all).
+
+    The window is a snapshot: gradient nodes added while sweeping (and
+    captures a subgraph inserts near its top) are never swept.
 
     `grads` maps a node to its accumulated gradient (None: zero); a cond or
     while node's entry is a list, one slot per output. `variables` maps a
     Variable to the gradient of all its reads.
     """
 
-    def __init__(self, em: Emitter, graph: Graph, first: int = 0, last: int | None = None) -> None:
+    def __init__(self, em: Emitter, graph: Graph, window: Sequence[Node] | None = None) -> None:
         self.em = em
         self.graph = graph
-        self.first = first
-        self.last = len(graph.nodes) if last is None else last
+        self.window = list(graph.nodes if window is None else window)
         self.grads: dict[Node, Any] = {}
         self.variables: dict[int, tuple[Any, Node]] = {}
         self.active: set[Node] = set()
@@ -97,7 +99,6 @@ class Backprop:
     # -- the sweep ------------------------------------------------------------
     def run(self, targets: Sequence[Node], seeds: Sequence[Node | None], sources: Sequence[Node]) -> None:
         """Propagate `seeds` (None: zero) from `targets` back to `sources` and the Variables read."""
-        order = self.graph.nodes
         stop = set(sources)
         active = self._active(stop)
         needed = self._needed(targets, active)
@@ -105,16 +106,15 @@ class Backprop:
         for target, seed in zip(targets, seeds):
             if target in active and seed is not None:
                 self.accumulate(target, seed)
-        for position in range(self.last - 1, self.first - 1, -1):
-            node = order[position]
+        for node in reversed(self.window):
             if node not in needed:
                 continue
             self._visit(node)
 
     def _active(self, sources: set[Node]) -> set[Node]:
         """Nodes whose value depends on a source or a Variable read, through float values."""
-        active: set[Node] = {n for n in self.graph.nodes[: self.first] if n in sources}
-        for node in self.graph.nodes[self.first:self.last]:
+        active: set[Node] = set(sources)
+        for node in self.window:
             if node in sources:
                 active.add(node)
             elif node.op == "read_variable" and is_float(node.type):
@@ -130,7 +130,7 @@ class Backprop:
 
     def _needed(self, targets: Sequence[Node], active: set[Node]) -> set[Node]:
         needed = {t for t in targets if t in active}
-        for node in reversed(self.graph.nodes[self.first:self.last]):
+        for node in reversed(self.window):
             if node in needed:
                 needed.update(i for i in node.inputs if i in active)
         return needed
@@ -197,13 +197,13 @@ def _reads_variables(node: Node) -> bool:
 
 def backprop(
     em: Emitter, graph: Graph, targets: Sequence[Node], seeds: Sequence[Node | None], sources: Sequence[Node],
-    first: int = 0, last: int | None = None,
+    window: Sequence[Node] | None = None,
 ) -> Backprop:
     """One reverse sweep over `graph` (which holds the targets), emitting into `em.graph`.
 
-    Only nodes `graph.nodes[first:last]` are differentiated through (what a
-    tape recorded); the others are constants. Read `.grads` and `.variables`.
+    Only the nodes of `window` (default: all of `graph`'s) are differentiated
+    through (what a tape recorded); the others are constants. Read `.grads` and `.variables`.
     """
-    sweep = Backprop(em, graph, first, last)
+    sweep = Backprop(em, graph, window)
     sweep.run(targets, seeds, sources)
     return sweep
