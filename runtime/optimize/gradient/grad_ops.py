@@ -125,6 +125,8 @@ def _prod_others(x: np.ndarray, axes: tuple) -> np.ndarray:
 def matmul_grad(g: Any, a: Any, b: Any, which: int) -> np.ndarray:
     """The gradient of `a @ b` with respect to `a` (which=0) or `b` (which=1)."""
     a, b, g = np.asarray(a), np.asarray(b), np.asarray(g)
+    if a.ndim == 1 and b.ndim == 1:
+        return (g * (b if which == 0 else a)).astype((a if which == 0 else b).dtype, copy=False)
     a2 = a[None, :] if a.ndim == 1 else a
     b2 = b[:, None] if b.ndim == 1 else b
     g2 = g

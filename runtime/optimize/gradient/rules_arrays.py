@@ -161,25 +161,31 @@ def _where(t, node: Node, g: Node) -> Pairs:
 
 
 def _clip(t, node: Node, g: Node) -> Pairs:
+    """clip(x, lo, hi) is minimum(maximum(x, lo), hi), as NumPy computes it (so also when lo > hi)."""
     args, kwargs = call_args(node)
     x = args[0]
     lo = args[1] if len(args) > 1 else kwargs.get("a_min", kwargs.get("min"))
     hi = args[2] if len(args) > 2 else kwargs.get("a_max", kwargs.get("max"))
     em = t.em
-    inside = None
-    if lo is not None:
-        inside = em.call("greater_equal", x, lo)
-    if hi is not None:
-        below = em.call("less_equal", x, hi)
-        inside = below if inside is None else em.call("logical_and", inside, below)
     pairs = []
-    if isinstance(x, Node):
-        pairs.append((x, em.call("sum_to", g if inside is None else em.call("where", inside, g, 0), x)))
-    if isinstance(lo, Node):
-        pairs.append((lo, em.call("sum_to", em.call("where", em.call("less", x, lo), g, 0), lo)))
-    if isinstance(hi, Node):
-        pairs.append((hi, em.call("sum_to", em.call("where", em.call("greater", x, hi), g, 0), hi)))
+    inner = x if lo is None else em.call("maximum", x, lo)
+    g_inner = g
+    if hi is not None:
+        g_inner = em.call("where", em.call("less_equal", inner, hi), g, 0)
+        if _float_node(hi):
+            pairs.append((hi, em.call("sum_to", em.call("where", em.call("greater", inner, hi), g, 0), hi)))
+    g_x = g_inner
+    if lo is not None:
+        g_x = em.call("where", em.call("greater_equal", x, lo), g_inner, 0)
+        if _float_node(lo):
+            pairs.append((lo, em.call("sum_to", em.call("where", em.call("less", x, lo), g_inner, 0), lo)))
+    if _float_node(x):
+        pairs.append((x, em.call("sum_to", g_x, x)))
     return pairs
+
+
+def _float_node(value: Any) -> bool:
+    return isinstance(value, Node) and value.type.dtype.kind in "fc"
 
 
 def _sort(t, node: Node, g: Node) -> Pairs:
