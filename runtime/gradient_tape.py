@@ -15,6 +15,7 @@ Variable read runs at once and is also recorded, Function calls included.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,14 @@ from runtime.tensor import Tensor, constant_node
 from runtime.trace_context import current_graph
 from runtime.variables import Variable
 
-__all__ = ["GradientTape"]
+__all__ = ["GradientTape", "open_tape_lines"]
+
+# (file, line) of each `with GradientTape()` open in a trace: staged control flow inside it is allowed
+_OPEN_LINES: ContextVar[tuple[tuple[str, int], ...]] = ContextVar("autograph_open_tapes", default=())
+
+
+def open_tape_lines() -> tuple[tuple[str, int], ...]:
+    return _OPEN_LINES.get()
 
 
 def _where(depth: int = 3) -> str:
@@ -50,6 +58,7 @@ class GradientTape:
         self._watched_nodes: set[Node] = set()
         self._watched_variables: dict[int, Variable] = {}
         self._used = False
+        self._line_token: Any = None
 
     # -- recording --------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -60,6 +69,9 @@ class GradientTape:
             self._recorder, self._recording_token = start_recording()
             graph = self._recorder.graph
         self._graph = graph
+        origin = user_origin(2)
+        if origin is not None and self._recorder is None:
+            self._line_token = _OPEN_LINES.set((*_OPEN_LINES.get(), (origin.file, origin.line)))
         self._before = {id(n) for n in graph.nodes}
         self._after = None
         return self
@@ -67,6 +79,9 @@ class GradientTape:
     def __exit__(self, *exc_info: object) -> None:
         if self._graph is not None:
             self._after = {id(n) for n in self._graph.nodes}
+        if self._line_token is not None:
+            _OPEN_LINES.reset(self._line_token)
+            self._line_token = None
         if self._recording_token is not None:
             from runtime.eager_tape import stop_recording
 

@@ -128,9 +128,8 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     ]
     variables = variables_read(body)
     seeds = [slots[i] for i in carried]
-    if not captures and not variables and all(
-        s is None or not (node.inputs[i] in bp.active) for s, i in zip(seeds, carried)
-    ):
+    reaches_sources = captures or variables or any(node.inputs[i] in bp.active for i in carried)
+    if all(s is None for s in seeds) or not reaches_sources:
         return []
     finals, iterations, stacks = _augmented_forward(em, node, stacked)
     return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds)
