@@ -146,6 +146,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.graph = Graph("tape")
+        self.graph.evaluated_in_order = True  # gradient passes append, never insert, into it
         self.values: dict[Node, Any] = {}
         self.done = 0  # nodes evaluated so far
         self.depth = 0

@@ -9,6 +9,7 @@ from runtime.graph import Graph
 from runtime.optimize.cse import eliminate_common_subexpressions
 from runtime.optimize.dce import eliminate_dead_code
 from runtime.optimize.fold import fold_constants
+from runtime.optimize.gradient.merge import merge_taped_loops
 from runtime.optimize.rewrite import walk
 
 __all__ = ["optimize", "fold_constants", "eliminate_common_subexpressions", "eliminate_dead_code"]
@@ -20,6 +21,9 @@ def optimize(graph: Graph) -> Graph:
     The passes share the list of (sub)graphs while none of them changes the graph.
     """
     graphs = walk(graph)
+    merged_loops = merge_taped_loops(graph, graphs)
+    if merged_loops is not graph:
+        graph, graphs = merged_loops, walk(merged_loops)
     folded = fold_constants(graph, graphs)
     if folded is not graph:
         graphs = walk(folded)

@@ -162,6 +162,7 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
     _, _, _, cond_env = results[id(new_cond)]
     new_cond.set_outputs([cond_env[cond.outputs[0]]])
     new_cond.finish()
+    first_new = len(parent.nodes)
     zero = em.constant(np.int64(0))
     empties = [em.node("ta_new", (em.constant(np.int64(0)),), {"dynamic": True}, like_handle(), name="stack")
                for _ in stacked]
@@ -170,11 +171,28 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
     all_types = (*types, _INT, *(like_handle() for _ in stacked))
     loop = em.node(
         "while", (*node.inputs[:count], zero, *empties, *_outer_inputs([new_cond, new_body])),
-        {"cond": new_cond, "body": new_body, "maximum_iterations": node.attrs.get("maximum_iterations")},
+        {"cond": new_cond, "body": new_body, "maximum_iterations": node.attrs.get("maximum_iterations"),
+         "taped_from": node},
         type_=all_types, name="loop_taped",
     )
     outs = [em.node("getitem", (loop,), {"index": i}, type_=t, name="taped") for i, t in enumerate(all_types)]
+    _move_after(parent, first_new, node)
     return outs[:count], outs[count], outs[count + 1:]
+
+
+def _move_after(graph: Graph, first_new: int, loop: Node) -> None:
+    """Put the taped loop (and what it needs) right after the loop it repeats.
+
+    There `merge_taped_loops` can hand the original loop's readers the taped
+    loop's outputs, so the forward loop runs once. A graph an eager tape
+    evaluates in order keeps the nodes where they are.
+    """
+    if getattr(graph, "evaluated_in_order", False) or loop not in graph.nodes[:first_new]:
+        return
+    made = graph.nodes[first_new:]
+    del graph.nodes[first_new:]
+    at = graph.nodes.index(loop) + 1
+    graph.nodes[at:at] = made
 
 
 def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds):

@@ -250,6 +250,26 @@ def _as_node(t, value: Any) -> Node:
     return value if isinstance(value, Node) else t.em.constant(value)
 
 
+def _matmul(t, node: Node, g: Node) -> Pairs:
+    """Plain ops for ranks 1 and 2 with known ranks (no broadcasting); the helper op otherwise."""
+    args, kwargs = call_args(node)
+    a, b = args[0], args[1]
+    ra = a.type.rank if isinstance(a, Node) else None
+    rb = b.type.rank if isinstance(b, Node) else None
+    if kwargs or ra not in (1, 2) or rb not in (1, 2) or (ra, rb) == (1, 1):
+        return _product("matmul_grad")(t, node, g)
+    em = t.em
+    pairs = []
+    if _wants(a):
+        # (m,k)@(k,n): g @ b.T; (k,)@(k,n): b @ g; (m,k)@(k,): outer(g, b)
+        ga = em.call("matmul", g, em.call("transpose", b)) if rb == 2 else em.call("outer", g, b)
+        pairs.append((a, ga))
+    if _wants(b):
+        gb = em.call("matmul", em.call("transpose", a), g) if ra == 2 else em.call("outer", a, g)
+        pairs.append((b, gb))
+    return pairs
+
+
 def _inner(t, node: Node, g: Node) -> Pairs:
     """np.inner(a, b) is einsum over the last axes."""
     args, _ = call_args(node)
@@ -380,7 +400,7 @@ MATH_RULES.update({
     "add_reduce": _ufunc_reduce("sum"), "multiply_reduce": _ufunc_reduce("prod"),
     "maximum_reduce": _ufunc_reduce("max"), "minimum_reduce": _ufunc_reduce("min"),
     "cumsum": _scan("cumsum_grad", np.cumsum), "cumprod": _scan("cumprod_grad", np.cumprod),
-    "matmul": _product("matmul_grad"), "dot": _product("dot_grad"), "inner": _inner, "outer": _outer,
+    "matmul": _matmul, "dot": _product("dot_grad"), "inner": _inner, "outer": _outer,
     "einsum": _einsum, "tensordot": _tensordot, "linalg_inv": _inv, "linalg_solve": _solve,
     "linalg_det": _det, "linalg_norm": _norm, "cast": _cast,
 })
