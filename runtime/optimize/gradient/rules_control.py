@@ -27,7 +27,12 @@ import numpy as np
 
 from runtime.graph import Graph, Node
 from runtime.optimize.gradient.build import (
-    Emitter, clone_into, differentiable, is_float, is_handle, like_handle,
+    Emitter,
+    clone_into,
+    differentiable,
+    is_float,
+    is_handle,
+    like_handle,
 )
 from runtime.types import TensorType
 
@@ -93,7 +98,7 @@ def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
             capture = sub.captures.get(outer)
             g = sweep.materialized(capture) if capture is not None else None
             results.append(_zeros(sub_em, outer) if g is None else sub_em.cast_like(g, outer))
-        for key, (variable, type_) in variables.items():
+        for key, (_, type_) in variables.items():
             g = sweep.variables.get(key)
             results.append(_variable_zeros(sub_em, type_) if g is None else g[1])
         sub.set_outputs(results)
@@ -117,7 +122,7 @@ def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
 # -- while ------------------------------------------------------------------------
 def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     em = bp.em
-    cond, body = node.attrs["cond"], node.attrs["body"]
+    body = node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
     stacked = [i for i in range(count) if not is_handle(types[i])]
@@ -199,7 +204,7 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     from runtime.optimize.gradient.transform import Backprop
 
     em = bp.em
-    cond, body = node.attrs["cond"], node.attrs["body"]
+    body = node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
     inits = [em.call("subtract", iterations, 1)]
@@ -237,14 +242,14 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     sources += [back.captures[c] for c in captures if c in back.captures]
     sweep.run([env[body.outputs[i]] for i in carried], list(g_vars), sources)
     outputs = [sub_em.call("subtract", j, 1)]
-    for i, g_in in zip(carried, g_vars):
+    for i in carried:
         g = sweep.materialized(state[body.inputs[i]])
         outputs.append(_zeros(sub_em, state[body.inputs[i]]) if g is None else sub_em.cast_like(g, body.inputs[i]))
     for outer, acc in zip(captures, g_caps):
         capture = back.captures.get(outer)
         g = sweep.materialized(capture) if capture is not None else None
         outputs.append(acc if g is None else sub_em.cast_like(g, outer))
-    for (key, (variable, type_)), acc in zip(variables.items(), g_varbs):
+    for key, acc in zip(variables, g_varbs):
         got = sweep.variables.get(key)
         outputs.append(acc if got is None else sub_em.add(acc, sub_em.cast_like(got[1], acc)))
     back.set_outputs(outputs)

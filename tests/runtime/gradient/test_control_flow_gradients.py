@@ -70,7 +70,7 @@ def rnn(xs, w):
 
 
 def return_in_loop(x):
-    for i in ag.range(5):
+    for _ in ag.range(5):
         x = x * 1.1 + np.sin(x)
         if np.max(x) > 3.0:
             return x * 2
