@@ -106,6 +106,17 @@ class TapedArray(np.ndarray):
 
         return method
 
+    # NumPy's own methods pass out= or make views the tape would not see: route them through the
+    # NumPy functions, which dispatch to __array_function__
+    sum = _method("sum")
+    mean = _method("mean")
+    std = _method("std")
+    var = _method("var")
+    max = _method("max")
+    min = _method("min")
+    prod = _method("prod")
+    cumsum = _method("cumsum")
+    cumprod = _method("cumprod")
     reshape = _method("reshape")
     ravel = _method("ravel")
     squeeze = _method("squeeze")
@@ -114,6 +125,23 @@ class TapedArray(np.ndarray):
     clip = _method("clip")
     swapaxes = _method("swapaxes")
     del _method
+
+    def _refuse_in_place(name: str):  # noqa: N805 - builds methods below
+        def method(self: TapedArray, *args: Any, **kwargs: Any) -> Any:
+            raise StagingError(
+                f"{_where()}ndarray.{name} changes an array a GradientTape recorded in place, which the "
+                f"tape cannot follow; use the NumPy function that returns a new array (np.{name} where "
+                f"there is one)."
+            )
+
+        return method
+
+    sort = _refuse_in_place("sort")
+    fill = _refuse_in_place("fill")
+    put = _refuse_in_place("put")
+    resize = _refuse_in_place("resize")
+    partition = _refuse_in_place("partition")
+    del _refuse_in_place
 
     def transpose(self, *axes: Any) -> Any:
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):

@@ -364,3 +364,22 @@ def fresh_zeros(like: Any) -> Any:
 GRAD_OPS["fresh_zeros"] = OPS.get("fresh_zeros") or register(Op(
     "fresh_zeros", infer=_like(0), impl=fresh_zeros, stateful=True, numpy=fresh_zeros, path="gradient.fresh_zeros",
 ))
+
+
+def ta_write_once(items: list, index: Any, value: Any, dynamic: bool, dtype: np.dtype) -> list:
+    """A TensorArray write inside a loop being differentiated: each element is written once."""
+    i = int(index)
+    if 0 <= i < len(items) and items[i] is not None:
+        from runtime.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"TensorArray element {i} is written twice in a loop that is differentiated; its gradient "
+            f"needs each element written once (as in TensorFlow). Write each iteration to its own index."
+        )
+    return OPS["ta_write"].impl(items, index, value, dynamic=dynamic, dtype=dtype)
+
+
+GRAD_OPS["ta_write_once"] = OPS.get("ta_write_once") or register(Op(
+    "ta_write_once", infer=_handle, impl=ta_write_once, inplace=True, numpy=ta_write_once,
+    path="gradient.ta_write_once",
+))

@@ -233,6 +233,6 @@ ARRAY_RULES: dict[str, Callable] = {
     "roll": _roll, "broadcast_to": _broadcast_to, "sum_to": _broadcast_to, "index": _index,
     "take": _take, "concatenate": _concatenate("concatenate"), "hstack": _concatenate("hstack"),
     "vstack": _concatenate("vstack"), "stack": _stack, "where": _where, "clip": _clip,
-    "sort": _sort, "ta_write": _ta_write, "ta_read": _ta_read, "ta_stack": _ta_stack,
+    "sort": _sort, "ta_write": _ta_write, "ta_write_once": _ta_write, "ta_read": _ta_read, "ta_stack": _ta_stack,
     "ta_unstack": _ta_unstack,
 }

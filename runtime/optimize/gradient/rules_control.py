@@ -39,6 +39,9 @@ from runtime.types import TensorType
 __all__ = ["differentiate_control", "variables_read"]
 
 _INT = TensorType(np.dtype(np.int64), ())
+# the taped loop checks that each TensorArray element is written once: the backward loop reads
+# elements from the final array, which must hold what every iteration wrote
+_WRITE_ONCE = {"ta_write": "ta_write_once"}
 _BOOL = TensorType(np.dtype(np.bool_), ())
 
 
@@ -58,9 +61,57 @@ def variables_read(graph: Graph, found: dict[int, tuple[Any, TensorType]] | None
 
 def differentiate_control(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     """(outer input node or Variable, gradient) pairs for a cond or while node."""
+    _refuse_reassigned_variables(bp, node)
     if node.op == "cond":
         return _cond(bp, node, slots)
     return _while(bp, node, slots)
+
+
+def _refuse_reassigned_variables(bp, node: Node) -> None:
+    """The backward pass re-reads the Variables a branch or loop body reads: none may change meanwhile."""
+    read = variables_read_nodes(node)
+    if not read:
+        return
+    position = next(i for i, n in enumerate(bp.window) if n is node)
+    for later in [node, *bp.window[position + 1:]]:
+        for assign in _assigns(later):
+            variable = assign.attrs["ref"]()
+            if variable is not None and id(variable) in read:
+                from runtime.errors import StagingError
+
+                reader = read[id(variable)]
+                where = f"{assign.origin}: " if assign.origin is not None else ""
+                raise StagingError(
+                    f"{where}the Variable '{variable.name}' is assigned here, after it was read at "
+                    f"{reader.origin} inside a staged if or loop that is differentiated; the gradient "
+                    f"recomputes that if or loop and would read the new value. Read the Variable into a "
+                    f"tensor before the if or loop, or assign it after tape.gradient."
+                )
+
+
+def variables_read_nodes(node: Node) -> dict[int, Node]:
+    """id(Variable) -> a read of it, inside the subgraphs of a cond or while node."""
+    found: dict[int, Node] = {}
+    for value in node.attrs.values():
+        if isinstance(value, Graph):
+            for inner in value.nodes:
+                if inner.op == "read_variable" and inner.attrs["ref"]() is not None:
+                    found.setdefault(id(inner.attrs["ref"]()), inner)
+                elif inner.op in ("cond", "while"):
+                    for key, read in variables_read_nodes(inner).items():
+                        found.setdefault(key, read)
+    return found
+
+
+def _assigns(node: Node) -> list[Node]:
+    if node.op in ("assign_variable", "initialize_variable"):
+        return [node]
+    found = []
+    for value in node.attrs.values():
+        if isinstance(value, Graph):
+            for inner in value.nodes:
+                found += _assigns(inner)
+    return found
 
 
 def _zeros(em: Emitter, like: Node) -> Node:
@@ -88,7 +139,7 @@ def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     for branch in (true_graph, false_graph):
         sub = Graph(f"{branch.name}_grad", parent=em.graph)
         sub_em = Emitter(sub, em.origin)
-        env = clone_into(sub, branch, {}, em.origin)
+        env = clone_into(sub, branch, {}, em.origin, recompute=True)
         targets = [env[o] for o in branch.outputs]
         sources = [sub.captures[o] for o in outers if o in sub.captures]
         sweep = Backprop(sub_em, sub)
@@ -153,7 +204,7 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
         xs = [sub.add_input(t, n.name) for t, n in zip(types, original.inputs)]
         k = sub.add_input(_INT, "iteration")
         stacks = [sub.add_input(like_handle(), "stack") for _ in stacked]
-        env = clone_into(sub, original, dict(zip(original.inputs, xs)), em.origin)
+        env = clone_into(sub, original, dict(zip(original.inputs, xs)), em.origin, ops=_WRITE_ONCE)
         results[id(sub)] = (xs, k, stacks, env)
     xs, k, stacks, env = results[id(new_body)]
     sub_em = Emitter(new_body, em.origin)
@@ -181,22 +232,23 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
         type_=all_types, name="loop_taped",
     )
     outs = [em.node("getitem", (loop,), {"index": i}, type_=t, name="taped") for i, t in enumerate(all_types)]
-    _move_after(parent, first_new, node)
+    _move_before(parent, first_new, node)
     return outs[:count], outs[count], outs[count + 1:]
 
 
-def _move_after(graph: Graph, first_new: int, loop: Node) -> None:
-    """Put the taped loop (and what it needs) right after the loop it repeats.
+def _move_before(graph: Graph, first_new: int, loop: Node) -> None:
+    """Put the taped loop (and what it needs) right before the loop it repeats.
 
-    There `merge_taped_loops` can hand the original loop's readers the taped
-    loop's outputs, so the forward loop runs once. A graph an eager tape
-    evaluates in order keeps the nodes where they are.
+    Its inputs are the loop's own (and constants it brings along), so it may
+    stand there, and `merge_taped_loops` lets it stand for the loop, which
+    then runs no more. A graph an eager tape evaluates in order keeps the
+    nodes where they are.
     """
     if getattr(graph, "evaluated_in_order", False) or loop not in graph.nodes[:first_new]:
         return
     made = graph.nodes[first_new:]
     del graph.nodes[first_new:]
-    at = graph.nodes.index(loop) + 1
+    at = graph.nodes.index(loop)
     graph.nodes[at:at] = made
 
 
@@ -231,7 +283,7 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     for i in range(count):
         if i not in stacked:
             state[body.inputs[i]] = back.own(finals[i])
-    env = clone_into(back, body, state, em.origin)
+    env = clone_into(back, body, state, em.origin, recompute=True)
     sweep = Backprop(sub_em, back)
     for outer, acc in zip(captures, g_caps):
         capture = back.captures.get(outer)

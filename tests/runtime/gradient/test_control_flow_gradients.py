@@ -179,3 +179,52 @@ def test_random_staged_programs(steps, seed):
     for index in (0, 1):
         expected = numeric_gradient(program, list(values), index)
         np.testing.assert_allclose(staged[index], expected, rtol=1e-4, atol=1e-5)
+
+
+def test_effects_in_a_differentiated_loop_run_once(capsys):
+    def f(x):
+        for i in ag.range(3):
+            ag.print("step", i)
+            if np.sum(x) > 0:
+                ag.print("positive")
+            x = np.sin(x) * 2.0
+        return x
+
+    grad = ag.grad(f)(np.array([0.3, 0.2]))
+    assert capsys.readouterr().out.count("step") == 3
+    np.testing.assert_allclose(grad, numeric_gradient(lambda x: _plain_sin_loop(x), [np.array([0.3, 0.2])], 0),
+                               rtol=1e-5)
+
+
+def _plain_sin_loop(x):
+    for _ in range(3):
+        x = np.sin(x) * 2.0
+    return x
+
+
+def test_tensor_array_element_written_twice_is_refused():
+    def f(x):
+        ta = ag.TensorArray(np.float64, size=2)
+        for i in ag.range(3):
+            ta = ta.write(i % 2, x * i)
+        return ta.stack()
+
+    with pytest.raises(ag.errors.InvalidArgumentError, match="written twice"):
+        ag.grad(f)(np.array([0.3, 0.2]))
+
+
+def test_variable_assigned_after_a_loop_that_reads_it_is_refused():
+    v = ag.Variable(2.0)
+
+    @ag.function
+    def f(x):
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in ag.range(2):
+                y = y * v
+            v.assign(5.0)
+        return tape.gradient(y, x)
+
+    with pytest.raises(ag.errors.StagingError, match="assigned here"):
+        f(np.float64(1.0))
