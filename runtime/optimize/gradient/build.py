@@ -84,6 +84,16 @@ class Emitter:
             type_ = get_op(op).infer([n.type for n in owned], attrs)
         return self.graph.add_node(op, owned, attrs, type_, self.origin, name=name or "grad")
 
+    def invariant(self, op: str, value: Node) -> Node:
+        """`op(value)` for a value captured from the enclosing graph, computed there once
+        (a loop's transposed weights) rather than at every iteration."""
+        parent = self.graph.parent
+        if value.op != "capture" or parent is None or parent.finished:
+            return self.call(op, value)
+        outer = value.attrs["outer"]
+        made = Emitter(parent, self.origin).call(op, outer)
+        return self.graph.own(made)
+
     def constant(self, value: Any, dtype: Any = None) -> Node:
         array = np.asarray(value, dtype=dtype)
         return self.graph.add_node(

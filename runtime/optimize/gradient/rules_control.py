@@ -176,7 +176,8 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     body = node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
-    stacked = [i for i in range(count) if not is_handle(types[i])]
+    counter, trips = counted(node)
+    stacked = [i for i in range(count) if not is_handle(types[i]) and i != counter]
     carried = [i for i in range(count) if differentiable(types[i])]
     captures = [
         c.attrs["outer"] for c in body.captures.values()
@@ -187,12 +188,53 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     reaches_sources = captures or variables or any(node.inputs[i] in bp.active for i in carried)
     if all(s is None for s in seeds) or not reaches_sources:
         return []
-    finals, iterations, stacks = _augmented_forward(em, node, stacked)
-    return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds)
+    finals, iterations, stacks = _augmented_forward(em, node, stacked, counter, trips)
+    return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds,
+                          counter)
 
 
-def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
-    """The forward loop again, also counting iterations and pushing each one's starting state."""
+def counted(loop: Node) -> tuple[int | None, int | None]:
+    """(index, trip count) of a loop variable counting 0, 1, ... that alone ends the loop, else
+    (None, the loop's maximum_iterations). A known count preallocates the stacks; a counter
+    needs no stack (at iteration j it is j)."""
+    cond, body = loop.attrs["cond"], loop.attrs["body"]
+    limit = loop.attrs.get("maximum_iterations")
+    test = cond.outputs[0]
+    for index, start in enumerate(loop.inputs[: len(body.inputs)]):
+        step = body.outputs[index]
+        if (
+            limit is None and _int_constant(start) == 0 and step.op == "add" and test.op == "less"
+            and step.inputs[0] is body.inputs[index] and _call_args(step) == (body.inputs[index], 1)
+            and len(_call_args(test)) == 2 and _call_args(test)[0] is cond.inputs[index]
+        ):
+            bound = _call_args(test)[1]
+            trips = bound if type(bound) is int else _int_constant(bound)
+            if trips is not None:
+                return index, max(trips, 0)
+    return None, limit
+
+
+def _call_args(node: Node) -> tuple:
+    from runtime.optimize.gradient.rules_math import call_args
+
+    args, kwargs = call_args(node)
+    return () if kwargs else args
+
+
+def _int_constant(node: Any) -> int | None:
+    if not isinstance(node, Node) or node.op != "constant":
+        return None
+    value = np.asarray(node.attrs["value"])
+    if value.ndim != 0 or value.dtype.kind not in "iu":
+        return None
+    return int(value)
+
+
+def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int | None, trips: int | None):
+    """The forward loop again, also counting iterations and pushing each one's starting state.
+
+    With a known trip count the stacks are preallocated; a counted loop writes them at its own
+    counter, which the compiler turns into plain list stores."""
     cond, body = node.attrs["cond"], node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
@@ -208,8 +250,10 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
         results[id(sub)] = (xs, k, stacks, env)
     xs, k, stacks, env = results[id(new_body)]
     sub_em = Emitter(new_body, em.origin)
+    at = k if counter is None else xs[counter]
     pushed = [
-        sub_em.node("ta_write", (s, k, xs[i]), {"dynamic": True, "dtype": types[i].dtype}, like_handle(), name="push")
+        sub_em.node("ta_write", (s, at, xs[i]), {"dynamic": trips is None, "dtype": types[i].dtype},
+                    like_handle(), name="push")
         for s, i in zip(stacks, stacked)
     ]
     next_k = sub_em.call("add", k, 1)
@@ -220,8 +264,9 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int]):
     new_cond.finish()
     first_new = len(parent.nodes)
     zero = em.constant(np.int64(0))
-    empties = [em.node("ta_new", (em.constant(np.int64(0)),), {"dynamic": True}, like_handle(), name="stack")
-               for _ in stacked]
+    size = 0 if trips is None else trips
+    empties = [em.node("ta_new", (em.constant(np.int64(size)),), {"dynamic": trips is None}, like_handle(),
+                       name="stack") for _ in stacked]
     from runtime.optimize.gradient.build import _outer_inputs
 
     all_types = (*types, _INT, *(like_handle() for _ in stacked))
@@ -252,7 +297,7 @@ def _move_before(graph: Graph, first_new: int, loop: Node) -> None:
     graph.nodes[at:at] = made
 
 
-def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds):
+def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds, counter):
     from runtime.optimize.gradient.transform import Backprop
 
     em = bp.em
@@ -279,9 +324,11 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     g_varbs = inputs[1 + len(carried) + len(captures):]
     state: dict[Node, Node] = {}
     for s, i in zip(stacks, stacked):
-        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {}, types[i], name="popped")
+        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {"dense": True}, types[i], name="popped")
     for i in range(count):
-        if i not in stacked:
+        if i == counter:
+            state[body.inputs[i]] = j
+        elif i not in stacked:
             state[body.inputs[i]] = back.own(finals[i])
     env = clone_into(back, body, state, em.origin, recompute=True)
     sweep = Backprop(sub_em, back)

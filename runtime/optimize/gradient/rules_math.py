@@ -262,10 +262,10 @@ def _matmul(t, node: Node, g: Node) -> Pairs:
     pairs = []
     if _wants(a):
         # (m,k)@(k,n): g @ b.T; (k,)@(k,n): b @ g; (m,k)@(k,): outer(g, b)
-        ga = em.call("matmul", g, em.call("transpose", b)) if rb == 2 else em.call("outer", g, b)
+        ga = em.call("matmul", g, em.invariant("transpose", b)) if rb == 2 else em.call("outer", g, b)
         pairs.append((a, ga))
     if _wants(b):
-        gb = em.call("matmul", em.call("transpose", a), g) if ra == 2 else em.call("outer", a, g)
+        gb = em.call("matmul", em.invariant("transpose", a), g) if ra == 2 else em.call("outer", a, g)
         pairs.append((b, gb))
     return pairs
 
