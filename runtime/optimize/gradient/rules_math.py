@@ -133,6 +133,10 @@ def _pow_b(em, a, b, y, g):
 
 
 def _pow_a(em, a, b, y, g):
+    if isinstance(b, (int, float)) and not isinstance(b, bool):  # a literal exponent: b - 1 is known now
+        if b == 2:
+            return em.call("multiply", g, em.call("multiply", a, 2.0))
+        return em.call("multiply", g, em.call("multiply", em.call("power", a, b - 1), float(b)))
     return em.call("multiply", g, em.call("multiply", b, em.call("power", a, em.call("subtract", b, 1))))
 
 

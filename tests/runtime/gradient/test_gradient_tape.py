@@ -238,3 +238,28 @@ def test_eager_values_after_the_tape_are_plain():
     z = y + 1.0  # after the block: not recorded, plain NumPy
     assert float(z) == 5.0
     assert tape.gradient(y, v) == pytest.approx(4.0)
+
+
+def test_eager_tape_follows_ndarray_methods():
+    from tests.runtime.gradient.checks import numeric_gradient
+
+    def program(w):
+        parts = [w.mean(), w.std(), (w @ w).sum(), w.T[0, 1], np.where(w > 2, w, 0).sum(),
+                 w.reshape(4)[2], w.max(), np.mean(w, axis=0).sum(), w.sum(axis=1)[0], w.var(axis=0)[1]]
+        return sum(parts)
+
+    x0 = np.array([[1.0, 2.5], [3.0, 4.0]])
+    with ag.GradientTape() as tape:
+        w = tape.watch(x0)
+        value = program(w)
+    np.testing.assert_allclose(tape.gradient(value, w), numeric_gradient(program, [x0], 0), rtol=1e-5)
+
+
+def test_eager_in_place_changes_are_refused():
+    tape = ag.GradientTape()
+    with tape:
+        x = tape.watch(np.array([3.0, 1.0, 2.0]))
+        with pytest.raises(ag.errors.StagingError, match="in place"):
+            x.sort()
+        with pytest.raises(ag.errors.StagingError):
+            x += 1.0
