@@ -20,8 +20,17 @@ def not_differentiable(node: Node, detail: str = "") -> StagingError:
     """The StagingError for a gradient that would have to flow through `node` and cannot."""
     where, excerpt = at_line(node) or ("", "")
     what = "np." + node.op.replace("linalg_", "linalg.") if node.op != "py_function" else "ag.py_function"
+    if node.op in ("read_variable", "assign_variable"):
+        what = f"the Variable op {node.op!r}"
     detail = f" {detail}" if detail else ""
-    if node.op == "py_function":
+    from runtime.optimize.gradient.grad_ops import GRAD_OPS
+
+    if node.op in GRAD_OPS:
+        what = f"the gradient op {node.op!r}"
+        fix = ("Second-order gradients (a gradient of a gradient) differentiate only through the "
+               "ordinary ops of a first gradient, not through its helper ops (reductions, indexing, "
+               "products, TensorArrays, linear algebra).")
+    elif node.op == "py_function":
         fix = ("Its Python code is invisible to the tape: compute that part with NumPy functions "
                "inside the Function, or keep it out of the path from the sources to the target.")
     else:

@@ -66,6 +66,12 @@ def sum_to(g: Any, like: Any) -> np.ndarray:
     return g.astype(like.dtype, copy=False)
 
 
+def broadcast_like(g: Any, like: Any) -> np.ndarray:
+    """`g` broadcast to `like`'s shape, in `like`'s dtype (the gradient of sum_to)."""
+    like = np.asarray(like)
+    return np.broadcast_to(np.asarray(g, dtype=like.dtype), like.shape)
+
+
 def reshape_like(g: Any, like: Any) -> np.ndarray:
     return np.reshape(g, np.shape(like)).astype(np.asarray(like).dtype, copy=False)
 
@@ -328,6 +334,7 @@ def _register(name: str, fn: Any, infer: Any, inplace: bool = False) -> Op:
 GRAD_OPS = {
     "sum_to": _register("sum_to", sum_to, _like(1)),
     "reshape_like": _register("reshape_like", reshape_like, _like(1)),
+    "broadcast_like": _register("broadcast_like", broadcast_like, _like(1)),
     "index_grad": _register("index_grad", index_grad, _like(1)),
     "index_add": _register("index_add", index_add, _like(0), inplace=True),
     "reduce_grad": _register("reduce_grad", reduce_grad, _like(1)),

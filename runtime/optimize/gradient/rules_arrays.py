@@ -88,6 +88,25 @@ def _broadcast_to(t, node: Node, g: Node) -> Pairs:
     return [(x, t.em.call("sum_to", g, x))]
 
 
+def _sum_to(t, node: Node, g: Node) -> Pairs:
+    """sum_to(h, like) sums h down to like's shape: its gradient broadcasts back up (second order)."""
+    h = node.inputs[0]
+    return [(h, t.em.node("broadcast_like", (g, h), {}))]
+
+
+def _reduce_grad(t, node: Node, g: Node) -> Pairs:
+    """reduce_grad of a sum or mean is linear in the incoming gradient: its own gradient is the
+    reduction again (second order); other kinds are refused."""
+    kind, axis, keepdims = node.attrs["kind"], node.attrs["axis"], node.attrs["keepdims"]
+    if kind not in ("sum", "mean"):
+        from runtime.optimize.gradient.errors import not_differentiable
+
+        raise not_differentiable(node)
+    incoming = node.inputs[0]
+    reduced = t.em.call(kind, g, axis=axis, keepdims=keepdims)
+    return [(incoming, t.em.call("reshape_like", reduced, incoming))]
+
+
 def _index(t, node: Node, g: Node) -> Pairs:
     return [(node.inputs[0], IndexGrad(g, node))]
 
@@ -230,7 +249,7 @@ ARRAY_RULES: dict[str, Callable] = {
     "copy": _identity, "asarray": _identity, "positive": _identity, "real": _identity,
     "transpose": _transpose, "permute_dims": _transpose, "swapaxes": _swapaxes,
     "matrix_transpose": _matrix_transpose, "flip": _flip, "fliplr": _flip, "flipud": _flip,
-    "roll": _roll, "broadcast_to": _broadcast_to, "sum_to": _broadcast_to, "index": _index,
+    "roll": _roll, "broadcast_to": _broadcast_to, "sum_to": _sum_to, "reduce_grad": _reduce_grad, "index": _index,
     "take": _take, "concatenate": _concatenate("concatenate"), "hstack": _concatenate("hstack"),
     "vstack": _concatenate("vstack"), "stack": _stack, "where": _where, "clip": _clip,
     "sort": _sort, "ta_write": _ta_write, "ta_write_once": _ta_write, "ta_read": _ta_read, "ta_stack": _ta_stack,

@@ -263,3 +263,36 @@ def test_eager_in_place_changes_are_refused():
             x.sort()
         with pytest.raises(ag.errors.StagingError):
             x += 1.0
+
+
+def test_second_order_through_ordinary_ops_and_sums():
+    @ag.function
+    def hessian_diagonal_sum(x):
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                y = np.sum(np.sin(x) * x) + np.mean(x) ** 3
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    x = np.array([0.3, 0.5])
+    m = np.mean(x)
+    # d/dx_j sum_i g_i, g_i = sin x_i + x_i cos x_i + 3 m^2 / n
+    expected = 2 * np.cos(x) - x * np.sin(x) + 2 * 3 * 2 * m / 2 / 2
+    np.testing.assert_allclose(hessian_diagonal_sum(x), expected)
+
+
+def test_second_order_through_a_helper_op_is_refused():
+    @ag.function
+    def f(x):
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                y = np.prod(x)
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    with pytest.raises(ag.errors.StagingError, match="Second-order"):
+        f(np.array([0.3, 0.5]))
