@@ -93,6 +93,8 @@ def index_add(acc: np.ndarray, g: Any, *forward: Any, key: Any) -> np.ndarray:
 def reduce_grad(g: Any, x: Any, y: Any, kind: str, axis: Any, keepdims: bool, ddof: int = 0) -> np.ndarray:
     """The gradient of a reduction of `x` to `y` over `axis`."""
     x = np.asarray(x)
+    if axis is None and kind in ("sum", "mean"):  # the usual loss: every element gets the same
+        return np.full(x.shape, g if kind == "sum" else g / max(x.size, 1), dtype=x.dtype)
     axes = tuple(range(x.ndim)) if axis is None else tuple(normalize_axis_tuple(axis, x.ndim))
     if not keepdims:
         g = np.expand_dims(g, axes)
