@@ -205,6 +205,21 @@ class Recorder:
         self.evaluate()
         return self.wrap(result)
 
+    def call_graph(self, graph: Graph, inputs: list) -> list:
+        """A ConcreteFunction called while recording: its graph's nodes join the tape's, and run."""
+        from runtime.optimize.gradient.build import clone_into
+
+        mapping: dict[Node, Node] = {}
+        for node, value in zip(graph.inputs, inputs):
+            if isinstance(value, TapedArray) and value._node is not None and value._recorder is self:
+                mapping[node] = value._node
+            else:
+                array = np.array(value)
+                mapping[node] = self.graph.add_node("constant", (), {"value": array}, _type(array), name="Const")
+        env = clone_into(self.graph, graph, mapping)
+        self.evaluate()
+        return [self.wrap(Tensor(env[o], self.graph)) for o in graph.outputs]
+
     def read_variable(self, variable: Any) -> Any:
         with building(self.graph):
             tensor = variable.__autograph_tensor__()
@@ -277,6 +292,15 @@ class Recorder:
         from runtime.optimize.gradient import Emitter, backprop
 
         self.evaluate()
+        for leaf in flatten(target)[0]:
+            if not isinstance(leaf, TapedArray) and leaf is not None and not hasattr(leaf, "assign"):
+                raise StagingError(
+                    f"{_where()}the target of tape.gradient is a plain {type(leaf).__name__}: the tape did "
+                    f"not record how it was computed (NumPy code on arrays that did not come from the "
+                    f"tape, such as the original array given to tape.watch instead of the value it "
+                    f"returned). Compute it from Variables, watched values and Function calls inside "
+                    f"the tape's `with` block."
+                )
         em = Emitter(self.graph, user_origin(3))
         with building(self.graph):
             target_t = self._tensors(target, "tape.gradient")

@@ -134,10 +134,12 @@ class GradientTape:
             )
         if self._graph is None:
             raise RuntimeError("tape.gradient is called on a tape that never recorded (use it in a `with` block)")
-        self._used = True
         if self._recorder is not None:
-            return self._recorder.gradient(self, target, sources, output_gradients, unconnected_gradients)
-        return self._staged_gradient(target, sources, output_gradients, unconnected_gradients)
+            result = self._recorder.gradient(self, target, sources, output_gradients, unconnected_gradients)
+        else:
+            result = self._staged_gradient(target, sources, output_gradients, unconnected_gradients)
+        self._used = True  # a call that raised used nothing up: fix the call and ask again
+        return result
 
     def _staged_gradient(self, target: Any, sources: Any, output_gradients: Any, unconnected: str) -> Any:
         graph = current_graph()

@@ -27,6 +27,7 @@ from autograph.tracing.keys import Identity, is_tensor_like, is_variable, leaf_k
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec, dtype_label
 from runtime.compile import may_be_scalar, output_value
+from runtime.eager_tape import active_recorder
 from runtime.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.graph import Graph
 from runtime.run_errors import note_user_line
@@ -154,6 +155,11 @@ class ConcreteFunction:
                     f"{_describe_part(plan)} in {self._leaf_name(index)}, but was called with "
                     f"{_describe_part(leaf_key(leaf))}."
                 )
+        recorder = active_recorder()
+        if recorder is not None:  # an eager GradientTape: it records the graph's ops as they run
+            outputs = recorder.call_graph(self.graph, inputs)
+            leaves = [plan.value if isinstance(plan, Static) else outputs[plan] for plan in self.out_plan]
+            return unflatten(self.out_tree, leaves)
         return self.run(inputs)
 
     def _check_input(self, index: int, leaf: Any, spec: TensorSpec) -> Any:

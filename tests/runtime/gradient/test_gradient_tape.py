@@ -225,10 +225,13 @@ def test_eager_numpy_code_around_functions_and_control_flow():
 def test_eager_refuses_what_it_cannot_see():
     x = np.array([1.0, 2.0])
     with ag.GradientTape() as tape:
-        tape.watch(x)  # returns the value to use; x itself stays a plain array
+        watched = tape.watch(x)  # the value to use; x itself stays a plain array
         y = np.sum(x * x)
+        z = np.sum(watched * 2.0)
+    with pytest.raises(ag.errors.StagingError, match="did not record how it was computed"):
+        tape.gradient(y, watched)
     with pytest.raises(ag.errors.StagingError, match="x = tape.watch"):
-        tape.gradient(y, x)
+        tape.gradient(z, x)
 
 
 def test_eager_values_after_the_tape_are_plain():
@@ -296,3 +299,21 @@ def test_second_order_through_a_helper_op_is_refused():
 
     with pytest.raises(ag.errors.StagingError, match="Second-order"):
         f(np.array([0.3, 0.5]))
+
+
+def test_eager_concrete_function_calls_are_recorded():
+    v = ag.Variable(np.array([0.5, 2.0]))
+
+    @ag.function
+    def scaled(x):
+        return np.sum(np.tanh(x * v))
+
+    x0 = np.array([0.1, 0.3])
+    concrete = scaled.get_concrete_function(x0)
+    with ag.GradientTape() as tape:
+        x = tape.watch(x0)
+        y = concrete(x) * 2.0
+    gx, gv = tape.gradient(y, [x, v])
+    d = 2.0 * (1 - np.tanh(x0 * v.numpy()) ** 2)
+    np.testing.assert_allclose(gx, d * v.numpy())
+    np.testing.assert_allclose(gv, d * x0)
