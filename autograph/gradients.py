@@ -19,6 +19,7 @@ from autograph.tracing.function import Function, function
 from runtime.errors import StagingError
 from runtime.gradient_tape import GradientTape
 from runtime.tensor import Tensor
+from runtime.variables import Variable
 
 __all__ = ["grad", "value_and_grad", "GradientTape"]
 
@@ -40,7 +41,7 @@ def _gradient_function(f: Callable, argnums: Any, has_aux: bool, with_value: boo
         for i in positions:
             if i >= len(args):
                 raise TypeError(f"argnums names argument {i} but {name} was called with {len(args)} positional arguments")
-            if not isinstance(args[i], Tensor):
+            if not isinstance(args[i], (Tensor, Variable)):
                 raise StagingError(
                     f"argument {i} of {name} is a Python {type(args[i]).__name__}, a constant of the trace; "
                     f"pass a float NumPy array or scalar (np.float64(x)) to differentiate with respect to it"

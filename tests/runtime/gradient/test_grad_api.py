@@ -79,3 +79,10 @@ def test_gradient_graph_runs_the_same_in_the_interpreter_and_compiled():
         got = compile_graph(grad_graph)(*args)
         for a, b in zip(expected, got):
             np.testing.assert_allclose(a, b)
+
+
+def test_grad_with_respect_to_a_variable_argument():
+    w = ag.Variable(np.array([1.0, -2.0]))
+    g = ag.grad(lambda w, x: np.sum(w * x) + np.sum(w * w), argnums=(0, 1))(w, np.array([3.0, 4.0]))
+    np.testing.assert_allclose(g[0], [3.0 + 2.0, 4.0 - 4.0])
+    np.testing.assert_allclose(g[1], [1.0, -2.0])
