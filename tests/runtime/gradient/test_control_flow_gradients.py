@@ -127,6 +127,16 @@ def test_converted_programs(name):
     assert_gradient(fn, *args, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_gradient_graphs_verify_before_and_after_optimisation(name):
+    from runtime.optimize import optimize
+
+    fn, *args = PROGRAMS[name]
+    graph = ag.grad(fn, argnums=tuple(range(len(args)))).get_concrete_function(*args).graph
+    graph.verify()
+    optimize(graph).verify()
+
+
 def test_trip_count_depends_on_input():
     """The same trace serves inputs that loop 1 and 6 times."""
     grad = ag.grad(lambda x: np.sum(tanh_while(x)))
