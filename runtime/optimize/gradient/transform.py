@@ -82,7 +82,12 @@ class Backprop:
         self.owned.add(added)
         return added
 
+    def local(self, node: Node) -> Node:
+        """`node` as the swept graph sees it: itself, or its capture when it comes from an enclosing graph."""
+        return self.graph.captures.get(node, node)
+
     def materialized(self, node: Node) -> Node | None:
+        node = self.local(node)
         g = self.grads.get(node)
         if isinstance(g, IndexGrad):
             g = self._scatter(node, None, g)
@@ -99,7 +104,7 @@ class Backprop:
     # -- the sweep ------------------------------------------------------------
     def run(self, targets: Sequence[Node], seeds: Sequence[Node | None], sources: Sequence[Node]) -> None:
         """Propagate `seeds` (None: zero) from `targets` back to `sources` and the Variables read."""
-        stop = set(sources)
+        stop = {self.local(s) for s in sources}
         active = self._active(stop)
         needed = self._needed(targets, active)
         self.active = active

@@ -317,3 +317,33 @@ def test_eager_concrete_function_calls_are_recorded():
     d = 2.0 * (1 - np.tanh(x0 * v.numpy()) ** 2)
     np.testing.assert_allclose(gx, d * v.numpy())
     np.testing.assert_allclose(gv, d * x0)
+
+
+def test_tape_inside_a_staged_loop():
+    w = ag.Variable(np.array([0.0, 0.0]))
+
+    @ag.function
+    def fit(x, y, steps):
+        loss = np.float64(0.0)
+        for _ in ag.range(steps):
+            with ag.GradientTape() as tape:
+                loss = np.mean((x @ w - y) ** 2)
+            w.assign_sub(0.05 * tape.gradient(loss, w))
+        return loss
+
+    x = np.array([[1.0, 2.0], [3.0, 4.0], [0.5, -1.0]])
+    assert fit(x, x @ np.array([1.0, -0.5]), np.int64(300)) < 1e-6
+    np.testing.assert_allclose(w.numpy(), [1.0, -0.5], atol=1e-3)
+
+    @ag.function
+    def summed(x):
+        total = x * 0
+        for i in ag.range(3):
+            with ag.GradientTape() as tape:
+                tape.watch(x)  # a value of the enclosing graph, captured by the loop body
+                z = np.sum(np.sin(x * (i + 1.0)))
+            total = total + tape.gradient(z, x)
+        return total
+
+    x = np.array([0.2, 0.4])
+    np.testing.assert_allclose(summed(x), sum(np.cos(x * k) * k for k in (1.0, 2.0, 3.0)))
