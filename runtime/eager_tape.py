@@ -89,6 +89,12 @@ class TapedArray(np.ndarray):
             lambda x, k: stage_index(x, k), (self, key), {}, "indexing", plain=lambda x, k: x[k],
         )
 
+    def __iter__(self) -> Any:
+        """Rows the tape records (NumPy's own iteration would hand out unrecorded views)."""
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))
+
     def __setitem__(self, key: Any, value: Any) -> None:
         raise StagingError(
             f"{_where()}an array recorded by a GradientTape cannot be changed in place (the tape would "

@@ -58,7 +58,7 @@ def _numeric(loss, args, index, eps):
         for sign in (1, -1):
             shifted = x.copy()
             shifted[position] += sign * eps
-            call = list(args)
+            call = [np.copy(a) for a in args]  # a program may change its arguments in place
             call[index] = shifted
             values.append(float(loss(*call)))
         grad[position] = (values[0] - values[1]) / (2 * eps)
@@ -81,14 +81,14 @@ def test_fuzzed_program_gradients(program, seed, directory, capsys):
         loss = _loss(f)
         with np.errstate(all="ignore"):
             try:
-                value = loss(*args)
+                value = loss(*[np.copy(a) for a in args])
             except Exception:
                 reject()
             if not np.isfinite(value) or np.asarray(value).dtype.kind != "f":
                 reject()
             wrt = tuple(i for i, kind in enumerate(program.kinds) if kind != "int")
             try:
-                staged = ag.grad(loss, argnums=wrt)(*args)
+                staged = ag.grad(loss, argnums=wrt)(*[np.copy(a) for a in args])
             except AutographError as error:
                 TALLY[type(error).__name__] += 1
                 reject()

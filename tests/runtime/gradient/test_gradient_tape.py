@@ -347,3 +347,21 @@ def test_tape_inside_a_staged_loop():
 
     x = np.array([0.2, 0.4])
     np.testing.assert_allclose(summed(x), sum(np.cos(x * k) * k for k in (1.0, 2.0, 3.0)))
+
+
+def test_eager_iteration_and_python_control_flow_are_recorded():
+    def f(u, x):
+        y = np.sum(u) * x
+        for t in u:  # rows the tape records
+            y = y + t * t
+        if x > 0:  # plain Python: the tape records the branch taken
+            y = y * 2
+        return y
+
+    with ag.GradientTape() as tape:
+        u = tape.watch(np.array([1.0, 2.0]))
+        x = tape.watch(np.float64(0.5))
+        y = f(u, x)
+    gu, gx = tape.gradient(y, [u, x])
+    np.testing.assert_allclose(gu, [5.0, 9.0])
+    assert gx == pytest.approx(6.0)
