@@ -298,11 +298,8 @@ def _move_before(graph: Graph, first_new: int, loop: Node) -> None:
 
 
 def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds, counter):
-    from runtime.optimize.gradient.transform import Backprop
-
+    """The loop that runs the iterations in reverse; (input or Variable, gradient) pairs out of it."""
     em = bp.em
-    body = node.attrs["body"]
-    count = len(body.inputs)
     types = list(node.type)
     inits = [em.call("subtract", iterations, 1)]
     inits += [_zeros(em, finals[i]) if s is None else s for s, i in zip(seeds, carried)]
@@ -314,45 +311,7 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     cond_inputs = [back_cond.add_input(t, "j" if n == 0 else "g") for n, t in enumerate(loop_types)]
     back_cond.set_outputs([Emitter(back_cond, em.origin).call("greater_equal", cond_inputs[0], 0)])
     back_cond.finish()
-
-    back = Graph("while_body", parent=em.graph)
-    sub_em = Emitter(back, em.origin)
-    inputs = [back.add_input(t, "j" if n == 0 else "grad") for n, t in enumerate(loop_types)]
-    j = inputs[0]
-    g_vars = inputs[1: 1 + len(carried)]
-    g_caps = inputs[1 + len(carried): 1 + len(carried) + len(captures)]
-    g_varbs = inputs[1 + len(carried) + len(captures):]
-    state: dict[Node, Node] = {}
-    for s, i in zip(stacks, stacked):
-        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {"dense": True}, types[i], name="popped")
-    for i in range(count):
-        if i == counter:
-            state[body.inputs[i]] = j
-        elif i not in stacked:
-            state[body.inputs[i]] = back.own(finals[i])
-    env = clone_into(back, body, state, em.origin, recompute=True)
-    sweep = Backprop(sub_em, back)
-    for outer, acc in zip(captures, g_caps):
-        capture = back.captures.get(outer)
-        if capture is not None:
-            sweep.grads[capture] = acc
-            sweep.owned.add(acc)
-    sources = [state[body.inputs[i]] for i in carried]
-    sources += [back.captures[c] for c in captures if c in back.captures]
-    sweep.run([env[body.outputs[i]] for i in carried], list(g_vars), sources)
-    outputs = [sub_em.call("subtract", j, 1)]
-    for i in carried:
-        g = sweep.materialized(state[body.inputs[i]])
-        outputs.append(_zeros(sub_em, state[body.inputs[i]]) if g is None else sub_em.cast_like(g, body.inputs[i]))
-    for outer, acc in zip(captures, g_caps):
-        capture = back.captures.get(outer)
-        g = sweep.materialized(capture) if capture is not None else None
-        outputs.append(acc if g is None else sub_em.cast_like(g, outer))
-    for key, acc in zip(variables, g_varbs):
-        got = sweep.variables.get(key)
-        outputs.append(acc if got is None else sub_em.add(acc, sub_em.cast_like(got[1], acc)))
-    back.set_outputs(outputs)
-    back.finish()
+    back = _backward_body(em, node, loop_types, finals, stacks, stacked, carried, captures, variables, counter)
     from runtime.optimize.gradient.build import _outer_inputs
 
     loop = em.node(
@@ -367,3 +326,48 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
             bp.owned.add(got)  # an accumulator that started as fresh zeros: no other value shares it
         pairs.append((item, got))
     return pairs
+
+
+def _backward_body(em, node, loop_types, finals, stacks, stacked, carried, captures, variables, counter) -> Graph:
+    """One reverse iteration: pop the state, recompute the body, apply its vector-Jacobian product."""
+    from runtime.optimize.gradient.transform import Backprop
+
+    body = node.attrs["body"]
+    back = Graph("while_body", parent=em.graph)
+    sub_em = Emitter(back, em.origin)
+    inputs = [back.add_input(t, "j" if n == 0 else "grad") for n, t in enumerate(loop_types)]
+    j, g_vars = inputs[0], inputs[1: 1 + len(carried)]
+    g_caps = inputs[1 + len(carried): 1 + len(carried) + len(captures)]
+    g_variables = inputs[1 + len(carried) + len(captures):]
+    state: dict[Node, Node] = {}
+    for s, i in zip(stacks, stacked):
+        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {"dense": True}, node.type[i],
+                                            name="popped")
+    for i, x in enumerate(body.inputs):
+        if i == counter:
+            state[x] = j  # a counted loop's counter is j at iteration j
+        elif i not in stacked:
+            state[x] = back.own(finals[i])  # a TensorArray: the final one holds every element written
+    env = clone_into(back, body, state, em.origin, recompute=True)
+    sweep = Backprop(sub_em, back)
+    for outer, acc in zip(captures, g_caps):
+        capture = back.captures.get(outer)
+        if capture is not None:
+            sweep.grads[capture] = acc  # accumulate straight into the carried gradient
+            sweep.owned.add(acc)
+    sources = [state[body.inputs[i]] for i in carried]
+    sources += [back.captures[c] for c in captures if c in back.captures]
+    sweep.run([env[body.outputs[i]] for i in carried], list(g_vars), sources)
+    outputs = [sub_em.call("subtract", j, 1)]
+    for i in carried:
+        g = sweep.materialized(state[body.inputs[i]])
+        outputs.append(_zeros(sub_em, state[body.inputs[i]]) if g is None else sub_em.cast_like(g, body.inputs[i]))
+    for outer, acc in zip(captures, g_caps):
+        capture = back.captures.get(outer)
+        g = sweep.materialized(capture) if capture is not None else None
+        outputs.append(acc if g is None else sub_em.cast_like(g, outer))
+    for key, acc in zip(variables, g_variables):
+        got = sweep.variables.get(key)
+        outputs.append(acc if got is None else sub_em.add(acc, sub_em.cast_like(got[1], acc)))
+    back.set_outputs(outputs)
+    return back.finish()
