@@ -365,3 +365,19 @@ def test_eager_iteration_and_python_control_flow_are_recorded():
     gu, gx = tape.gradient(y, [u, x])
     np.testing.assert_allclose(gu, [5.0, 9.0])
     assert gx == pytest.approx(6.0)
+
+
+def test_only_the_tape_block_admits_staged_control_flow():
+    import contextlib
+
+    @ag.function
+    def f(x):
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            with contextlib.nullcontext():
+                if np.sum(x) > 0:
+                    x = x * 2
+        return tape.gradient(x, x)
+
+    with pytest.raises(ag.errors.StagingError, match="inside the with block"):
+        f(np.array([1.0]))
