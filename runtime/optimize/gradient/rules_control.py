@@ -72,8 +72,9 @@ def _refuse_reassigned_variables(bp, node: Node) -> None:
     read = variables_read_nodes(node)
     if not read:
         return
-    position = next(i for i, n in enumerate(bp.window) if n is node)
-    for later in [node, *bp.window[position + 1:]]:
+    nodes = bp.graph.nodes  # the whole graph so far: an assign after the tape's block counts too
+    position = next(i for i, n in enumerate(nodes) if n is node)
+    for later in nodes[position:]:
         for assign in _assigns(later):
             variable = assign.attrs["ref"]()
             if variable is not None and id(variable) in read:

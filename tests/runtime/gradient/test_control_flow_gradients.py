@@ -238,3 +238,20 @@ def test_variable_assigned_after_a_loop_that_reads_it_is_refused():
 
     with pytest.raises(ag.errors.StagingError, match="assigned here"):
         f(np.float64(1.0))
+
+
+def test_variable_assigned_between_the_tape_and_the_gradient_is_refused():
+    v = ag.Variable(2.0)
+
+    @ag.function
+    def f(x):
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in ag.range(2):
+                y = y * v
+        v.assign(5.0)
+        return tape.gradient(y, x)
+
+    with pytest.raises(ag.errors.StagingError, match="assigned here"):
+        f(np.float64(1.0))
