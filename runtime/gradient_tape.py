@@ -113,6 +113,18 @@ class GradientTape:
                 )
         return unflatten(_, watched) if self._recorder is not None else None
 
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The Variables this tape watches: those watched explicitly and (by default) those read
+        while it recorded, inside staged ifs and loops too, in the order first seen."""
+        found: dict[int, Variable] = dict(self._watched_variables)
+        if self._graph is not None and self.watch_accessed_variables:
+            for node in self.recorded():
+                for read in _reads(node):
+                    variable = read.attrs["ref"]()
+                    if variable is not None:
+                        found.setdefault(id(variable), variable)
+        return tuple(found.values())
+
     def stop_recording(self) -> Any:
         """Not supported: compute values that need no gradient outside the `with` block."""
         raise NotImplementedError(
@@ -256,6 +268,18 @@ class GradientTape:
             return None
         g = sweep.materialized(node)
         return None if g is None else em.cast_like(g, node)
+
+
+def _reads(node: Node) -> list[Node]:
+    """The "read_variable" nodes of `node` and of the subgraphs it runs."""
+    if node.op == "read_variable":
+        return [node]
+    found = []
+    for value in node.attrs.values():
+        if isinstance(value, Graph):
+            for inner in value.nodes:
+                found += _reads(inner)
+    return found
 
 
 def _within(graph: Graph | None, outer: Graph) -> bool:

@@ -381,3 +381,25 @@ def test_only_the_tape_block_admits_staged_control_flow():
 
     with pytest.raises(ag.errors.StagingError, match="inside the with block"):
         f(np.array([1.0]))
+
+
+def test_watched_variables():
+    a, b, unused = ag.Variable(1.0), ag.Variable(2.0), ag.Variable(3.0)
+
+    @ag.function
+    def step(x):
+        with ag.GradientTape() as tape:
+            y = a * x
+            for _ in ag.range(2):
+                y = y * b
+        variables = tape.watched_variables()
+        assert len(variables) == 2 and variables[0] is a and variables[1] is b  # Variables compare by value
+        return tape.gradient(y, list(variables))
+
+    ga, gb = step(np.float64(3.0))
+    assert ga == pytest.approx(12.0) and gb == pytest.approx(2 * 1.0 * 3.0 * 2.0)
+
+    with ag.GradientTape() as tape:
+        y = a * b
+    watched = tape.watched_variables()
+    assert len(watched) == 2 and watched[0] is a and watched[1] is b
