@@ -5,6 +5,8 @@ still ties two modules together). `runtime` is layered
 
     ir <- ops <- passes, tracing <- operators        ir, ops, passes <- backends
 
+(operators sit on both passes and tracing: the gradient tape records a trace and transforms it)
+
 and `autograph` sits on top of all of it: `runtime` never imports `autograph`.
 """
 
@@ -23,7 +25,7 @@ ALLOWED = {
     "passes": {"ir", "ops", "passes"},
     "tracing": {"ir", "ops", "tracing"},
     "backends": {"ir", "ops", "passes", "backends"},
-    "operators": {"ir", "ops", "tracing", "operators"},
+    "operators": {"ir", "ops", "passes", "tracing", "operators"},
 }
 
 

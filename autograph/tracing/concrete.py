@@ -32,6 +32,7 @@ from runtime.backends.numpy.run_errors import note_user_line
 from runtime.ir.errors import FailedPreconditionError, InvalidArgumentError
 from runtime.ir.graph import Graph
 from runtime.ir.structure import LEAF, TreeDef, flatten, unflatten
+from runtime.tracing.eager_tape import active_recorder
 from runtime.tracing.tensor import Tensor
 
 __all__ = ["ConcreteFunction", "Static"]
@@ -156,6 +157,11 @@ class ConcreteFunction:
                     f"{_describe_part(plan)} in {self._leaf_name(index)}, but was called with "
                     f"{_describe_part(leaf_key(leaf))}."
                 )
+        recorder = active_recorder()
+        if recorder is not None:  # an eager GradientTape: it records the graph's ops as they run
+            outputs = recorder.call_graph(self.graph, inputs)
+            leaves = [plan.value if isinstance(plan, Static) else outputs[plan] for plan in self.out_plan]
+            return unflatten(self.out_tree, leaves)
         return self.run(inputs)
 
     def _check_input(self, index: int, leaf: Any, spec: TensorSpec) -> Any:

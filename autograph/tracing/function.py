@@ -51,6 +51,7 @@ from autograph.tracing.variable_policy import traced_with_variable_policy
 from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.structure import flatten, unflatten
+from runtime.tracing.eager_tape import active_recorder
 from runtime.tracing.fallbacks import strict_mode
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import graph_being_built
@@ -174,6 +175,9 @@ class Function:
             return self._call_python(self._func, args, kwargs)
         if graph_being_built() is not None:
             return self._call_inline(args, kwargs)
+        recorder = active_recorder()
+        if recorder is not None:  # an eager GradientTape: run into its graph so it sees every op
+            return recorder.call_function(lambda a, k: self._call_inline(a, k), args, kwargs)
         return self._call_traced(args, kwargs)
 
     def _use(self, fast: Callable[..., Any]) -> None:

@@ -25,7 +25,8 @@ import numpy as np
 
 __all__ = ["native_dtype", "plain_array", "refused_subclass"]
 
-# ndarray subclasses whose values mean what the same plain ndarray means
+# ndarray subclasses whose values mean what the same plain ndarray means (a class of our own
+# says so with `__autograph_plain_data__ = True`: the gradient tape's recorded arrays)
 _PLAIN_DATA = (np.memmap,)
 
 
@@ -36,7 +37,7 @@ def native_dtype(dtype: np.dtype) -> np.dtype:
 
 def plain_array(value: np.ndarray) -> np.ndarray:
     """`value` as a plain native-order ndarray; TypeError for a subclass a graph would misread."""
-    if type(value) is not np.ndarray:
+    if type(value) is not np.ndarray and not getattr(type(value), "__autograph_plain_data__", False):
         if not isinstance(value, _PLAIN_DATA):
             raise refused_subclass(value)
         value = value.view(np.ndarray)

@@ -43,8 +43,18 @@ def refuse_if_within(within: tuple[str, int] | None, statement: str) -> None:
 
     `statement`: 'if', 'while', 'for', 'assert', 'conditional expression', "'and'" or "'or'".
     """
-    if within is not None:
+    if within is not None and not _is_tape_block(within):
         raise _refusal(within, statement)
+
+
+def _is_tape_block(within: tuple[str, int]) -> bool:
+    """A `with ag.GradientTape()` block: it records what the graph computes, so staging inside is right."""
+    if within[0] != "with":
+        return False
+    from runtime.operators.gradient_tape import open_tape_lines
+
+    origin = user_origin(4)
+    return origin is not None and (origin.file, within[1]) in open_tape_lines()
 
 
 def _refusal(within: tuple[str, int], statement: str) -> StagingError:

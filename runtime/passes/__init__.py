@@ -15,6 +15,7 @@ from runtime.ops.registry import OPS
 from runtime.passes.cse import eliminate_common_subexpressions
 from runtime.passes.dce import eliminate_dead_code
 from runtime.passes.fold import fold_constants
+from runtime.passes.gradient.merge import merge_taped_loops
 from runtime.passes.rewrite import walk
 
 __all__ = ["optimize", "fold_constants", "eliminate_common_subexpressions", "eliminate_dead_code"]
@@ -30,6 +31,9 @@ def optimize(graph: Graph, verify: bool | None = None) -> Graph:
     if verify:
         _verified(graph, "the traced graph")
     graphs = walk(graph)
+    merged_loops = merge_taped_loops(graph, graphs)  # a gradient's taped loop replaces its forward loop
+    if merged_loops is not graph:
+        graph, graphs = merged_loops, walk(merged_loops)
     folded = fold_constants(graph, graphs)
     if folded is not graph:
         graphs = walk(folded)

@@ -49,7 +49,7 @@ def _inputs_current(node: Node) -> bool:
 
 def rewrite(
     graph: Graph, hook: Hook | None = None, keep: Collection[Node] | None = None,
-    outputs: Mapping[Node, tuple[int, ...]] | None = None,
+    outputs: Mapping[Node, tuple[int, ...]] | None = None, alias: Mapping[Node, Node] | None = None,
 ) -> Graph:
     """A copy of `graph` where `hook(node, new_inputs, new_graph)` may replace op nodes.
 
@@ -57,15 +57,18 @@ def rewrite(
     `outputs` maps a cond or while node to the output indices to keep: its
     getitems are renumbered, and a while loop also drops the loop variables
     (initial values, subgraph inputs, body outputs) that are not kept.
+    `alias` maps a node to an earlier node of the same graph whose copy stands for it.
     """
-    return _Copier(hook, keep, outputs or {}).copy(graph, None, {})
+    return _Copier(hook, keep, outputs or {}, alias or {}).copy(graph, None, {})
 
 
 class _Copier:
     """One rewrite: the hook, the nodes to keep and the outputs to keep per control node."""
 
-    def __init__(self, hook: Hook | None, keep, outputs: Mapping[Node, tuple[int, ...]]) -> None:
+    def __init__(self, hook: Hook | None, keep, outputs: Mapping[Node, tuple[int, ...]],
+                 alias: Mapping[Node, Node] | None = None) -> None:
         self.hook, self.keep, self.outputs = hook, keep, outputs
+        self.alias = alias or {}
 
     def copy(
         self, graph: Graph, parent: Graph | None, outer: dict[Node, Node],
@@ -80,6 +83,8 @@ class _Copier:
             if node.op == "input":
                 if node not in dropped:
                     mapping[node] = new.add_input(node.type, node.name, node.origin)  # type: ignore[arg-type]
+            elif node in self.alias:
+                mapping[node] = mapping[self.alias[node]]
             elif self.keep is None or node in self.keep:
                 mapping[node] = self.copy_node(node, new, mapping, outer)
         outs = graph.outputs if kept_outputs is None else [graph.outputs[k] for k in kept_outputs]

@@ -167,7 +167,10 @@ class Variable:
 
     def _read(self) -> Any:
         if current_graph() is None:
-            return self._current()
+            from runtime.tracing.eager_tape import active_recorder
+
+            recorder = active_recorder()  # an eager GradientTape records every read
+            return self._current() if recorder is None else recorder.read_variable(self)
         return self.__autograph_tensor__()
 
     def _assign(self, value: Any, mode: str) -> Variable:
