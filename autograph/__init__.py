@@ -13,7 +13,7 @@
 Everything a user needs is importable from this module (see API.md).
 """
 
-from autograph import errors, saved_model
+from autograph import errors, onnx, saved_model
 from autograph.api import convert, do_not_convert, to_code
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
@@ -32,6 +32,7 @@ from runtime.variables import Variable
 __all__ = [
     "errors",
     "saved_model",
+    "onnx",
     "convert",
     "do_not_convert",
     "to_code",
