@@ -11,7 +11,9 @@ is an `UnsupportedOpError` naming the op and the user's line. Notes:
   the loop and at the end of each iteration (`M` is set from
   `maximum_iterations`).
 - TensorArrays become ONNX sequences (SequenceInsert/SequenceAt/
-  ConcatFromSequence); only growing arrays (size 0, `dynamic_size=True`) export.
+  ConcatFromSequence). One with a size starts as that many zero elements (its
+  element shape must be known), so reading or stacking an element never
+  written, an error in Python, gives zeros in ONNX.
 - Variables are initializers named after the Variable; every Variable a graph
   assigns is threaded through If and Loop as a value and its final value is an
   extra output named `<name>:new` (the model itself keeps no state).
@@ -113,6 +115,7 @@ class _Converter:
         self.variable_objects: dict[int, Any] = {}
         self.variable_names: dict[int, str] = {}
         self.handle_dtypes: dict[int, np.dtype] = {}
+        self.handle_shapes: dict[int, tuple] = {}
 
     # -- helpers -----------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -412,6 +415,70 @@ def _index(c: _Converter, node: Node, scope: _Scope) -> str:
     return x
 
 
+def _shape_template(node: Node) -> tuple[Node, tuple]:
+    """The tensor and the literal rest of a shape op's positional arguments."""
+    template = node.attrs.get("args", tuple(Slot(i) for i in range(len(node.inputs))))
+    if not template or not isinstance(template[0], Slot):
+        raise unsupported(node, f" with the arguments {template!r}")
+    rest = _literal(template[1:])
+    if any(isinstance(item, (Slot, Span)) for item in _flat(rest)):
+        raise unsupported(node, " with staged arguments")
+    return node.inputs[template[0].index], rest
+
+
+def _flat(item: Any) -> list:
+    return [x for i in item for x in _flat(i)] if isinstance(item, tuple) else [item]
+
+
+def _transpose(c: _Converter, node: Node, scope: _Scope) -> str:
+    base, rest = _shape_template(node)
+    perm = rest[0] if rest else _literal(node.attrs.get("axes"))
+    if set(node.attrs) - {"args", "axes"}:
+        raise unsupported(node, f" with the arguments {sorted(node.attrs)}")
+    if perm is None:
+        if base.type.rank is None:
+            raise unsupported(node, " of an array of unknown rank")
+        perm = tuple(reversed(range(base.type.rank)))
+    rank = len(perm)
+    perm = [p % rank for p in perm]
+    return c.emit(scope, "Transpose", [scope.env[id(base)]], node.name, perm=perm)
+
+
+def _reshape(c: _Converter, node: Node, scope: _Scope) -> str:
+    base, rest = _shape_template(node)
+    if set(node.attrs) - {"args"} or len(rest) != 1:
+        raise unsupported(node, f" with the arguments {sorted(node.attrs)}")
+    shape = rest[0] if isinstance(rest[0], tuple) else (rest[0],)
+    return c.emit(scope, "Reshape", [scope.env[id(base)], c.const(scope, np.array(shape, np.int64))], node.name)
+
+
+def _expand_dims(c: _Converter, node: Node, scope: _Scope) -> str:
+    base, rest = _shape_template(node)
+    axis = rest[0] if rest else _literal(node.attrs.get("axis"))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return c.emit(scope, "Unsqueeze", [scope.env[id(base)], c.const(scope, np.array(axes, np.int64))], node.name)
+
+
+def _join(c: _Converter, node: Node, scope: _Scope) -> str:
+    """np.concatenate / np.stack of a tuple of tensors along a literal axis."""
+    template = node.attrs.get("args")
+    axis = _literal(node.attrs.get("axis", 0))
+    if (set(node.attrs) - {"args", "axis"} or template is None or len(template) != 1
+            or not isinstance(template[0], tuple) or not isinstance(axis, int)):
+        raise unsupported(node, f" with the arguments {sorted(node.attrs)}")
+    parts = []
+    for item in template[0]:
+        if isinstance(item, Slot):
+            inp = node.inputs[item.index]
+            parts.append(c.cast(scope, scope.env[id(inp)], inp.type.dtype, node.type.dtype))
+        else:
+            parts.append(c.const(scope, _literal(item), node.type.dtype))
+    if node.op == "stack":
+        axes = c.const(scope, np.array([axis], np.int64))
+        parts = [c.emit(scope, "Unsqueeze", [p, axes], node.name) for p in parts]
+    return c.emit(scope, "Concat", parts, node.name, axis=axis)
+
+
 def _staged_range(c: _Converter, node: Node, scope: _Scope) -> str:
     dtype = node.type.dtype
     inputs = [c.cast(scope, scope.env[id(i)], i.type.dtype, dtype) for i in node.inputs]
@@ -480,11 +547,20 @@ def _assigned(graph: Graph) -> list[Any]:
 
 # -- TensorArrays -------------------------------------------------------------------------------
 def _ta_new(c: _Converter, node: Node, scope: _Scope) -> str:
-    size = node.inputs[0] if node.inputs else None
-    if size is not None and not (size.op == "constant" and int(np.asarray(size.attrs["value"])) == 0):
-        raise unsupported(node, " for a TensorArray with a size (create it with size=0, dynamic_size=True)")
+    """An empty sequence; with a size, that many zero elements (element shape known) to overwrite."""
     dtype = c.handle_dtypes.get(id(node), np.dtype(np.float64))
-    return c.emit(scope, "SequenceEmpty", [], node.name, dtype=c.elem(dtype))
+    size = node.inputs[0] if node.inputs else None
+    if size is None or (size.op == "constant" and int(np.asarray(size.attrs["value"])) == 0):
+        return c.emit(scope, "SequenceEmpty", [], node.name, dtype=c.elem(dtype))
+    shape = c.handle_shapes.get(id(node))
+    if shape is None or None in shape:
+        raise unsupported(node, " for a TensorArray with a size whose element shape is not known (give it "
+                                "element_shape=..., or create it with size=0, dynamic_size=True)")
+    count = c.emit(scope, "Reshape", [c.cast(scope, scope.env[id(size)], size.type.dtype, np.dtype(np.int64)),
+                                      c.const(scope, np.array([1], np.int64))], "size")
+    dims = c.emit(scope, "Concat", [count, c.const(scope, np.array(shape, np.int64))], "dims", axis=0)
+    zeros = c.emit(scope, "ConstantOfShape", [dims], "zeros", value=c.onnx.numpy_helper.from_array(np.zeros(1, dtype)))
+    return c.emit(scope, "SplitToSequence", [zeros], node.name, axis=0, keepdims=0)
 
 
 def _ta_write(c: _Converter, node: Node, scope: _Scope) -> str:
@@ -545,7 +621,7 @@ def _ta_stack(c: _Converter, node: Node, scope: _Scope) -> str:
     return out
 
 
-def _handle_dtypes(graph: Graph) -> dict[int, np.dtype]:
+def _handle_dtypes(graph: Graph) -> tuple[dict[int, np.dtype], dict[int, tuple]]:
     """The element dtype of every TensorArray handle node (handles carried through loops and
     conds share their array's dtype)."""
     parent: dict[int, int] = {}
@@ -561,6 +637,7 @@ def _handle_dtypes(graph: Graph) -> dict[int, np.dtype]:
             parent[ra] = rb
 
     dtypes: dict[int, np.dtype] = {}
+    shapes: dict[int, tuple] = {}
 
     def walk(g: Graph) -> None:
         getitems: dict[int, list[Node]] = {}
@@ -571,9 +648,13 @@ def _handle_dtypes(graph: Graph) -> dict[int, np.dtype]:
             if node.op == "ta_write":
                 union(node, node.inputs[0])
                 dtypes[id(node)] = np.dtype(node.attrs["dtype"])
+                if node.inputs[2].type.shape is not None:
+                    shapes[id(node)] = node.inputs[2].type.shape
             elif node.op in ("ta_stack", "ta_read", "ta_size") and node.inputs:
                 if node.op == "ta_stack":
                     dtypes[id(node.inputs[0])] = np.dtype(node.attrs["dtype"])
+                    if node.attrs.get("element_shape") is not None:
+                        shapes[id(node.inputs[0])] = tuple(node.attrs["element_shape"])
                 elif node.op == "ta_read":
                     dtypes[id(node.inputs[0])] = np.dtype(node.type.dtype)
             elif node.op == "ta_unstack":
@@ -602,15 +683,17 @@ def _handle_dtypes(graph: Graph) -> dict[int, np.dtype]:
                     walk(value)
 
     walk(graph)
-    by_root: dict[int, np.dtype] = {}
-    for key, dtype in dtypes.items():
-        by_root.setdefault(find(key), dtype)
-    result = {}
-    for key in list(parent) + list(dtypes):
-        root = find(key)
-        if root in by_root:
-            result[key] = by_root[root]
-    return result
+
+    def spread(facts: dict[int, Any]) -> dict[int, Any]:
+        by_root: dict[int, Any] = {}
+        for key, fact in facts.items():
+            root = find(key)
+            known = by_root.get(root)
+            if known is None or (isinstance(fact, tuple) and None in known and None not in fact):
+                by_root[root] = fact
+        return {key: by_root[find(key)] for key in set(parent) | set(facts) if find(key) in by_root}
+
+    return spread(dtypes), spread(shapes)
 
 
 # -- control flow -------------------------------------------------------------------------------
@@ -716,7 +799,8 @@ _HANDLERS: dict[str, Callable[[_Converter, Node, _Scope], Any]] = {
     "all": _any_all, "where": _where_op, "cast": _cast_op, "ones_like": _fill_like, "zeros_like": _fill_like,
     "index": _index, "staged_range": _staged_range, "read_variable": _read_variable,
     "assign_variable": _assign_variable, "ta_new": _ta_new, "ta_write": _ta_write, "ta_read": _ta_read,
-    "ta_size": _ta_size, "ta_stack": _ta_stack, "ta_unstack": _ta_unstack,
+    "ta_size": _ta_size, "ta_stack": _ta_stack, "ta_unstack": _ta_unstack, "transpose": _transpose,
+    "reshape": _reshape, "expand_dims": _expand_dims, "concatenate": _join, "stack": _join,
 }
 
 
@@ -725,7 +809,7 @@ def graph_to_onnx(graph: Graph, output_names: Sequence[str] | None = None, opset
     """An `onnx.ModelProto` computing `graph`: inputs named as the graph's, outputs named
     `output_names` (default output_0, ...), then `<variable>:new` for each Variable assigned."""
     c = _Converter(opset)
-    c.handle_dtypes = _handle_dtypes(graph)
+    c.handle_dtypes, c.handle_shapes = _handle_dtypes(graph)
     scope = _Scope({}, {})
     inputs = []
     for node in graph.inputs:
