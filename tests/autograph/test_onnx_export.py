@@ -162,7 +162,13 @@ def test_variables_are_initializers_and_updates_extra_outputs():
     assert [i.name for i in model.graph.initializer] == ["counter"]
     outputs = _session(model).run(None, {"x": np.asarray(np.int64(1))})
     assert [o.name for o in model.graph.output] == ["output_0", "counter:new"]
-    assert outputs == [7, 6]
+    assert outputs == [7, 6] and f(np.int64(1)) == 7  # the live Function's first call too
+    # the state fed back in: the next call continues from it
+    session = _session(model)
+    state = outputs[1]
+    for expected in (8, 9):
+        result, state = session.run(None, {"x": np.asarray(np.int64(1)), "counter": state})
+        assert result == expected == f(np.int64(1))
 
 
 def test_an_op_without_an_onnx_form_names_it_and_the_line():

@@ -14,9 +14,10 @@ is an `UnsupportedOpError` naming the op and the user's line. Notes:
   ConcatFromSequence). One with a size starts as that many zero elements (its
   element shape must be known), so reading or stacking an element never
   written, an error in Python, gives zeros in ONNX.
-- Variables are initializers named after the Variable; every Variable a graph
-  assigns is threaded through If and Loop as a value and its final value is an
-  extra output named `<name>:new` (the model itself keeps no state).
+- Variables are initializers named after the Variable (and inputs defaulting
+  to them, so a caller may feed the state in); every Variable a graph assigns
+  is threaded through If and Loop as a value and its final value is an extra
+  output named `<name>:new` (the model itself keeps no state).
 
 Effects (print, assert, py_function) have no ONNX form and are errors.
 """
@@ -826,6 +827,8 @@ def graph_to_onnx(graph: Graph, output_names: Sequence[str] | None = None, opset
         scope.nodes.append(c.helper.make_node("Identity", [scope.env[id(out)]], [out_name]))
         outputs.append(c.value_info(out_name, out.type))
     for key, variable in c.variable_objects.items():
+        # also an input, with the initializer as its default: a caller may feed the state in
+        inputs.append(c.value_info(c.variable_names[key], variable._type))
         if key in scope.variables:
             state = f"{c.variable_names[key]}:new"
             scope.nodes.append(c.helper.make_node("Identity", [scope.variables[key]], [state]))
