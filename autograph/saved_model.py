@@ -11,7 +11,9 @@ the runtime's (`runtime/backends/export/saved.py`, format in docs/saving.md).
 
 from __future__ import annotations
 
+import keyword
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -78,8 +80,19 @@ def save(obj: Any, path: str | os.PathLike, signatures: Any = None) -> Path:
                 f"{type(obj).__name__} object has no ag.function attributes to save; pass a Function, or "
                 f"an object whose attributes are Functions (and Variables)."
             )
-    described = {name: [_describe(cf) for cf in group] for name, group in functions.items()}
-    return write(path, described, variables, callable_name)
+    names = {name: _attribute_name(name, set(functions)) for name in functions}
+    described = {names[name]: [_describe(cf) for cf in group] for name, group in functions.items()}
+    return write(path, described, variables, names.get(callable_name) if callable_name else None)
+
+
+def _attribute_name(name: str, taken: set[str]) -> str:
+    """A function's name as an attribute of the loaded object (`<lambda>` becomes `lambda_`)."""
+    if name.isidentifier() and not name.startswith("_") and not keyword.iskeyword(name):
+        return name
+    cleaned = re.sub(r"\W", "_", name).strip("_") or "function"
+    cleaned = cleaned if not cleaned[0].isdigit() else f"f_{cleaned}"
+    cleaned += "_" if keyword.iskeyword(cleaned) or cleaned in taken else ""
+    return cleaned
 
 
 def load(path: str | os.PathLike, backend: str = "numpy") -> LoadedObject:

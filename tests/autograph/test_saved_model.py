@@ -369,3 +369,11 @@ def test_loading_runs_no_code_from_the_directory(saved_dir, tmp_path):
     with pytest.raises(saved.LoadError, match="cannot be read as NumPy arrays"):
         ag.saved_model.load(saved_dir)
     assert not marker.exists()
+
+
+def test_a_lambda_loads_under_a_usable_name(tmp_path):
+    square = ag.function(lambda x: x * x)
+    square(np.int64(3))
+    ag.saved_model.save(square, tmp_path / "l")
+    loaded = ag.saved_model.load(tmp_path / "l")
+    assert loaded(np.int64(4)) == 16 and loaded.lambda_(np.int64(5)) == 25

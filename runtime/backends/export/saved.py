@@ -670,7 +670,7 @@ class _Reader:
 
     # -- graphs --------------------------------------------------------------------------
     def graph(self, entry: dict, parent: Graph | None, parent_nodes: dict[str, Node] | None) -> Graph:
-        name = _identifier(entry["name"])
+        name = _expect(entry["name"], str, "a graph's name")  # any text: the compiler makes a name of it
         graph = Graph(name, parent)
         nodes: dict[str, Node] = {}
         for item in _expect(entry["nodes"], list, "nodes"):
