@@ -141,13 +141,47 @@ def test_staged_if_and_loops_become_if_and_loop(tmp_path):
     model = ag.onnx.export(f, path, ag.TensorSpec([None], np.float64), np.int64(3))
     ops = collections.Counter(node.op_type for node in model.graph.node)
     assert ops["Loop"] == 1
-    body = next(n for n in model.graph.node if n.op_type == "Loop").attribute[0].g
+    loop = next(n for n in model.graph.node if n.op_type == "Loop")
+    assert loop.input[0] != ""  # a counted loop has a trip count
+    body = loop.attribute[0].g
     assert any(n.op_type == "If" for n in body.node)
+    assert not any(n.op_type == "Less" for n in body.node)  # and no test to run
     assert model.opset_import[0].version >= 17
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     x = np.array([1.5, -2.0, 3.0, 4.0])
     (out,) = session.run(None, {"x": x, "n": np.asarray(np.int64(3))})
     assert out == f(x, np.int64(3)) == 4.5
+
+
+def test_a_while_loop_keeps_its_test():
+    @ag.function
+    def f(n):
+        steps = np.int64(0)
+        while n > 1:
+            n = n // 2
+            steps += 1
+        return steps
+
+    model = ag.onnx.to_model(f, np.int64(37))
+    loop = next(n for n in model.graph.node if n.op_type == "Loop")
+    assert loop.input[0] == ""
+    for n in (0, 1, 37, 1024):
+        (out,) = _session(model).run(None, {"n": np.asarray(np.int64(n))})
+        assert out == f(np.int64(n))
+
+
+def test_a_counted_loop_from_a_start_runs_max_of_zero_and_the_difference():
+    @ag.function
+    def f(a, b):
+        total = np.int64(0)
+        for i in ag.range(a, b):
+            total += i
+        return total
+
+    model = ag.onnx.to_model(f, np.int64(2), np.int64(5))
+    for a, b in ((2, 5), (5, 2), (-3, 3), (0, 0)):
+        feed = {"a": np.asarray(np.int64(a)), "b": np.asarray(np.int64(b))}
+        assert _session(model).run(None, feed)[0] == f(np.int64(a), np.int64(b))
 
 
 def test_variables_are_initializers_and_updates_extra_outputs():

@@ -7,9 +7,11 @@ is an `UnsupportedOpError` naming the op and the user's line. Notes:
 - Values keep NumPy's dtypes: a Python scalar operand (`x + 1`) becomes a
   constant of the dtype NumPy 2 computes in, so `int32 + 1` stays int32.
 - A `cond` becomes an `If` whose branches read outer values by name; a
-  `while` becomes a `Loop` whose condition is the test graph evaluated before
-  the loop and at the end of each iteration (`M` is set from
-  `maximum_iterations`).
+  `while` becomes a `Loop`. A counted loop (`for i in ag.range(n)`: the whole
+  test is `i < n` for a loop-invariant `n` and the body adds 1 to `i`) gets
+  the trip count `max(n - start, 0)` and no test; any other loop's test is
+  evaluated before the loop and at the end of each iteration (with
+  `maximum_iterations` as the trip count).
 - TensorArrays become ONNX sequences (SequenceInsert/SequenceAt/
   ConcatFromSequence). One with a size starts as that many zero elements (its
   element shape must be known), so reading or stacking an element never
@@ -737,6 +739,49 @@ def _variable_from_object(c: _Converter, variable: Any) -> None:
         c.initializers.append(c.onnx.numpy_helper.from_array(np.asarray(variable._value), c.variable_names[key]))
 
 
+def _counted(node: Node) -> tuple[int, Any] | None:
+    """(index of the counter, its bound) when the loop's whole test is `counter < bound` with a
+    loop-invariant bound and the body adds 1 to the integer counter: the loop runs
+    max(bound - start, 0) times, which becomes the Loop's trip count."""
+    cond, body = node.attrs["cond"], node.attrs["body"]
+    (test,) = cond.outputs
+    if test.op != "less" or any(n.op not in ("input", "capture", "constant", "less") for n in cond.nodes):
+        return None
+    template = test.attrs.get("args", (Slot(0), Slot(1)))
+    if set(test.attrs) - {"args"} or len(template) != 2 or not isinstance(template[0], Slot):
+        return None
+    counter = test.inputs[template[0].index]
+    if counter not in cond.inputs or counter.type.dtype.kind not in "iu":
+        return None
+    index = cond.inputs.index(counter)
+    bound_item = template[1]
+    if isinstance(bound_item, Slot):
+        bound = test.inputs[bound_item.index]
+        if bound.op == "capture":
+            bound = ("outer", bound.attrs["outer"])
+        elif bound.op == "constant":
+            bound = ("literal", np.asarray(bound.attrs["value"]).item())
+        else:
+            return None
+    else:
+        bound = ("literal", _literal(bound_item))
+        if not isinstance(bound[1], int):
+            return None
+    step = body.outputs[index]
+    if step.op != "add" or body.inputs[index] not in step.inputs or set(step.attrs) - {"args"}:
+        return None
+    args = step.attrs.get("args")
+    if args is None or len(args) != 2 or not isinstance(args[0], Slot) or step.inputs[args[0].index] is not body.inputs[index]:
+        return None
+    if _literal(args[1]) != 1 or isinstance(args[1], Slot):
+        return None
+    return index, bound
+
+
+def counted_bound_dtype(node: Node, counted: tuple[int, Any]) -> np.dtype:
+    return np.dtype(counted[1][1].type.dtype)
+
+
 def _while(c: _Converter, node: Node, scope: _Scope) -> None:
     cond, body = node.attrs["cond"], node.attrs["body"]
     count = len(node.type)
@@ -746,14 +791,28 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
     inits = [scope.env[id(i)] for i in node.inputs[:count]]
     inits = [c.cast(scope, name, i.type.dtype, t.dtype) for name, i, t in zip(inits, node.inputs, node.type)]
     states = [scope.variables.get(id(v), c.variable_names[id(v)]) for v in assigned]
-    # the test before the first iteration
-    first = _Scope(dict(scope.env), dict(scope.variables))
-    for inp, name in zip(cond.inputs, inits):
-        first.env[id(inp)] = name
-    c.body(cond, first)
-    scope.nodes.extend(first.nodes)
-    keep_going = c.emit(scope, "Cast", [first.env[id(cond.outputs[0])]], "cond", to=c.elem(np.bool_))
-    keep_going = c.emit(scope, "Reshape", [keep_going, c.const(scope, np.zeros(0, np.int64))], "cond")
+    counted = _counted(node) if node.attrs.get("maximum_iterations") is None else None
+    trip = ""
+    if counted is not None:  # a trip count; the test need not run
+        counter, (kind, bound) = counted
+        dtype = node.type[counter].dtype
+        bound = scope.env[id(bound)] if kind == "outer" else c.const(scope, bound, dtype)
+        start = inits[counter]
+        remaining = c.emit(scope, "Sub", [c.cast(scope, bound, np.dtype(dtype), np.dtype(np.int64)) if kind == "literal"
+                                      else c.cast(scope, bound, counted_bound_dtype(node, counted), np.dtype(np.int64)),
+                                      c.cast(scope, start, dtype, np.dtype(np.int64))], "trip")
+        trip = c.emit(scope, "Max", [remaining, c.const(scope, 0, np.int64)], "trip")
+        trip = c.emit(scope, "Reshape", [trip, c.const(scope, np.zeros(0, np.int64))], "trip")
+        keep_going = c.const(scope, True, np.bool_, hint="cond")
+    else:
+        # the test before the first iteration
+        first = _Scope(dict(scope.env), dict(scope.variables))
+        for inp, name in zip(cond.inputs, inits):
+            first.env[id(inp)] = name
+        c.body(cond, first)
+        scope.nodes.extend(first.nodes)
+        keep_going = c.emit(scope, "Cast", [first.env[id(cond.outputs[0])]], "cond", to=c.elem(np.bool_))
+        keep_going = c.emit(scope, "Reshape", [keep_going, c.const(scope, np.zeros(0, np.int64))], "cond")
     # the body: iteration number, condition, loop variables and Variable states in; condition and them out
     inner = _Scope(dict(scope.env), dict(scope.variables))
     iteration, cond_in = c.fresh("iteration"), c.fresh("cond_in")
@@ -769,13 +828,16 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
         body_inputs.append(c.value_info(name, variable._type))
     c.body(body, inner)
     new_values = [inner.env[id(out)] for out in body.outputs]
-    test = _Scope(inner.env, inner.variables)
-    for inp, name in zip(cond.inputs, new_values):
-        test.env[id(inp)] = name
-    c.body(cond, test)
-    inner.nodes.extend(test.nodes)
-    cond_out = c.emit(inner, "Cast", [test.env[id(cond.outputs[0])]], "cond_out", to=c.elem(np.bool_))
-    cond_out = c.emit(inner, "Reshape", [cond_out, c.const(inner, np.zeros(0, np.int64))], "cond_out")
+    if counted is not None:
+        cond_out = c.emit(inner, "Identity", [cond_in], "cond_out")
+    else:
+        test = _Scope(inner.env, inner.variables)
+        for inp, name in zip(cond.inputs, new_values):
+            test.env[id(inp)] = name
+        c.body(cond, test)
+        inner.nodes.extend(test.nodes)
+        cond_out = c.emit(inner, "Cast", [test.env[id(cond.outputs[0])]], "cond_out", to=c.elem(np.bool_))
+        cond_out = c.emit(inner, "Reshape", [cond_out, c.const(inner, np.zeros(0, np.int64))], "cond_out")
     body_outputs = [c.helper.make_tensor_value_info(cond_out, c.elem(np.bool_), [])]
     for out, type_ in zip(body.outputs, node.type):
         final = c.emit(inner, "Identity", [inner.env[id(out)]], "carried")
@@ -785,7 +847,8 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
         body_outputs.append(c.value_info(final, variable._type))
     body_graph = c.helper.make_graph(inner.nodes, c.fresh("loop_body"), body_inputs, body_outputs)
     limit = node.attrs.get("maximum_iterations")
-    trip = c.const(scope, np.int64(limit), np.int64) if limit is not None else ""
+    if limit is not None:
+        trip = c.const(scope, np.int64(limit), np.int64)
     names = [c.fresh(node.name) for _ in range(count + len(assigned))]
     scope.nodes.append(c.helper.make_node("Loop", [trip, keep_going, *inits, *states], names, body=body_graph))
     for index in range(count):
