@@ -47,7 +47,7 @@ def measure(config: Config) -> list[tuple[str, str, str, str, str]]:
         expected, actual = np.asarray(expected), np.asarray(actual)
         scale = np.maximum(np.abs(expected), np.finfo(np.float64).tiny) if expected.dtype.kind == "f" else 1
         worst = float(np.max(np.abs(actual - expected) / scale, initial=0.0))
-        ours, theirs = time_calls([lambda: func(*args), lambda: session.run(None, feed)], config)
+        ours, theirs = time_calls([lambda f=func, a=args: f(*a), lambda s=session, d=feed: s.run(None, d)], config)
         rows.append((label, f"{ours.median * 1e6:,.1f} µs", f"{theirs.median * 1e6:,.1f} µs",
                      f"{theirs.median / ours.median:.1f}x",
                      "equal" if worst == 0 else f"max relative difference {worst:.1e} ({expected.dtype})"))

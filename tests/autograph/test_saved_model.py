@@ -26,7 +26,7 @@ import pytest
 import autograph as ag
 from runtime.backends.export import saved
 from runtime.errors import StagingError
-from tests.autograph.saved_corpus import CorpusProgram, fuzzer_programs, guide_programs
+from tests.autograph.saved_corpus import fuzzer_programs, guide_programs
 from tests.autograph.saved_records import run_calls, same_records
 
 ROOT = Path(__file__).resolve().parents[2]
