@@ -377,3 +377,18 @@ def test_a_lambda_loads_under_a_usable_name(tmp_path):
     ag.saved_model.save(square, tmp_path / "l")
     loaded = ag.saved_model.load(tmp_path / "l")
     assert loaded(np.int64(4)) == 16 and loaded.lambda_(np.int64(5)) == 25
+
+
+def test_backends_run_loaded_graphs(saved_dir):
+    """`backend` picks what runs the graphs: another runner (here the reference interpreter)
+    plugs in with register_runner; an unknown name is a clear error."""
+    from runtime.interpret import interpret
+
+    with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: numpy"):
+        ag.saved_model.load(saved_dir, backend="nope")
+    saved.register_runner("reference", lambda graph: lambda *inputs: interpret(graph, *inputs))
+    try:
+        loaded = ag.saved_model.load(saved_dir, backend="reference")
+        np.testing.assert_array_equal(loaded(np.float64([1.0, 1.0])), [2.0, 3.0])
+    finally:
+        del saved._RUNNERS["reference"]
