@@ -392,3 +392,35 @@ def test_backends_run_loaded_graphs(saved_dir):
         np.testing.assert_array_equal(loaded(np.float64([1.0, 1.0])), [2.0, 3.0])
     finally:
         del saved._RUNNERS["reference"]
+
+
+def test_a_variable_argument_is_the_restored_variable(tmp_path):
+    v = ag.Variable(np.float64(1.0), name="v")
+
+    @ag.function
+    def bump(var, x):
+        var.assign_add(x)
+        return var.read_value()
+
+    bump(v, np.float64(1.0))
+    ag.saved_model.save(bump, tmp_path / "b")
+    loaded = ag.saved_model.load(tmp_path / "b")
+    (restored,) = loaded.variables
+    assert loaded(restored, np.float64(2.0)) == 4.0  # as the Function is called
+    assert loaded.bump.concrete_functions[0](np.float64(1.0)) == 5.0  # as a ConcreteFunction: var bound
+    with pytest.raises(TypeError, match="should be the Variable 'v' saved with it"):
+        loaded(v, np.float64(1.0))  # the original is not the restored one
+    assert v.numpy() == 2.0
+
+
+def test_a_left_out_argument_takes_its_default_when_dispatching(tmp_path):
+    @ag.function
+    def scale(x, factor=2):
+        return x * factor
+
+    scale(np.int64(1), 3)
+    scale(np.int64(1))
+    ag.saved_model.save(scale, tmp_path / "s")
+    loaded = ag.saved_model.load(tmp_path / "s")
+    assert loaded(np.int64(5)) == 10 and loaded(np.int64(5), 3) == 15
+    assert loaded.scale.concrete_functions[0](np.int64(5)) == 15  # the trace's own factor

@@ -185,16 +185,32 @@ class LoadedConcreteFunction:
             leaves.append(value)
         return unflatten(self.out_tree, leaves)
 
-    def _values(self, args: tuple, kwargs: dict) -> tuple | str:
-        """One value per parameter (left-out Python parameters keep their traced value), or why not."""
-        try:
-            bound = self.signature.bind_partial(*args, **kwargs).arguments
-        except TypeError as error:
-            return str(error)
+    def _values(self, args: tuple, kwargs: dict, strict: bool) -> tuple | str:
+        """One value per parameter, or why not. Called as a Function (`strict`), a left-out
+        parameter takes its default; called as a ConcreteFunction, a left-out Python (or
+        Variable) parameter keeps its traced value, and positional arguments fill the tensor
+        parameters in order, as ConcreteFunction calls bind."""
+        params = list(self.signature.parameters.values())
+        tensors = [p.name for i, p in enumerate(params) if not self._fixed(i)]
+        if not strict and len(args) < len(params) and len(args) <= len(tensors):
+            bound = dict(zip(tensors, args))
+            for name, value in kwargs.items():
+                if name in bound:
+                    return f"got multiple values for {name!r}"
+                bound[name] = value
+            if set(bound) - set(self.signature.parameters):
+                return f"got an unexpected argument {sorted(set(bound) - set(self.signature.parameters))[0]!r}"
+        else:
+            try:
+                bound = self.signature.bind_partial(*args, **kwargs).arguments
+            except TypeError as error:
+                return str(error)
         values = []
-        for index, param in enumerate(self.signature.parameters.values()):
+        for index, param in enumerate(params):
             if param.name in bound:
                 values.append(bound[param.name])
+            elif strict and param.default is not param.empty:
+                values.append(param.default)
             elif self._fixed(index):
                 values.append(self._fixed_value(index))
             elif param.default is not param.empty:
@@ -210,7 +226,7 @@ class LoadedConcreteFunction:
     def _inputs(self, args: tuple, kwargs: dict, strict: bool) -> list | str:
         """The graph's inputs for a call, or a sentence saying why the call does not fit.
         `strict` (the dispatch among traces) matches Python numbers only to Python parameters."""
-        values = self._values(args, kwargs)
+        values = self._values(args, kwargs, strict)
         if isinstance(values, str):
             return values
         leaves, tree = flatten(values)

@@ -8,7 +8,7 @@ A saved directory holds no Python code and nothing pickled:
     variables.npz      the Variables' values (likewise)
 
 `write` takes functions described without the converter (`TracedFunction`),
-`read` rebuilds them as `LoadedFunction`s that run on a backend. Reading
+`read` rebuilds them as `LoadedFunction`s (loaded.py) that run on a backend. Reading
 checks before it builds: the manifest's format and version, each file's size
 and hash, every op name against the op registry, every node reference, name,
 type and attribute. Graphs run through the same compiler a live trace uses,
