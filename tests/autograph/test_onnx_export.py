@@ -242,3 +242,24 @@ def test_model_file_round_trips(tmp_path):
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], f(x))
     assert Path(path).stat().st_size > 0
+
+
+def test_floor_division_remainder_and_cumsum_follow_numpy():
+    @ag.function
+    def f(a, b, m):
+        return a // b, a % b, np.cumsum(a), np.cumsum(m, axis=1), np.cumsum(a > 0)
+
+    a = np.array([7.5, -7.5, 1.0, -0.0, 5.0, np.inf, 3.0])
+    b = np.array([2.0, 2.0, 0.1, 3.0, -3.0, 2.0, np.inf])
+    m = np.arange(6, dtype=np.int32).reshape(2, 3)
+    model = ag.onnx.to_model(f, a, b, m)
+    with np.errstate(all="ignore"):
+        expected = f(a, b, m)
+    actual = _session(model).run(None, {"a": a, "b": b, "m": m})
+    for e, got in zip(expected, actual):
+        assert _agree(e, got) is None, (e, got)
+    ints = np.array([7, -7, 0, 5, -5]), np.array([2, 2, 3, -3, -3])
+    model = ag.onnx.to_model(f, *ints, m)
+    actual = _session(model).run(None, {"a": ints[0], "b": ints[1], "m": m})
+    for e, got in zip(f(*ints, m), actual):
+        np.testing.assert_array_equal(e, got)

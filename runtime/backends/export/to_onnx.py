@@ -482,6 +482,21 @@ def _join(c: _Converter, node: Node, scope: _Scope) -> str:
     return c.emit(scope, "Concat", parts, node.name, axis=axis)
 
 
+def _cumsum(c: _Converter, node: Node, scope: _Scope) -> str:
+    """np.cumsum over all elements (flattened) or one literal axis, in the result's dtype."""
+    attrs = dict(node.attrs)
+    template = attrs.pop("args", (Slot(0),))
+    axis = _literal(attrs.pop("axis", None))
+    if attrs or len(template) != 1 or not isinstance(template[0], Slot) or not (axis is None or isinstance(axis, int)):
+        raise unsupported(node, f" with the arguments {sorted(node.attrs)}")
+    inp = node.inputs[template[0].index]
+    x = c.cast(scope, scope.env[id(inp)], inp.type.dtype, node.type.dtype)
+    if axis is None:
+        x = c.emit(scope, "Reshape", [x, c.const(scope, np.array([-1], np.int64))], node.name)
+        axis = 0
+    return c.emit(scope, "CumSum", [x, c.const(scope, np.int64(axis))], node.name)
+
+
 def _staged_range(c: _Converter, node: Node, scope: _Scope) -> str:
     dtype = node.type.dtype
     inputs = [c.cast(scope, scope.env[id(i)], i.type.dtype, dtype) for i in node.inputs]
@@ -865,6 +880,7 @@ _HANDLERS: dict[str, Callable[[_Converter, Node, _Scope], Any]] = {
     "assign_variable": _assign_variable, "ta_new": _ta_new, "ta_write": _ta_write, "ta_read": _ta_read,
     "ta_size": _ta_size, "ta_stack": _ta_stack, "ta_unstack": _ta_unstack, "transpose": _transpose,
     "reshape": _reshape, "expand_dims": _expand_dims, "concatenate": _join, "stack": _join,
+    "cumsum": _cumsum,
 }
 
 
