@@ -161,6 +161,13 @@ class LoadedConcreteFunction:
         for child in in_tree.children:
             self._ranges.append((start, start + child.num_leaves))
             start += child.num_leaves
+        self._shapes = [p.type.shape if p.type.is_fully_defined else None
+                        for p in in_plan if isinstance(p, TensorLeaf)]
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        # one leaf per parameter, all positional: a call with every argument passed positionally
+        # maps argument i to leaf i, with no binding and no flattening
+        self._flat = all(p.kind in positional for p in signature.parameters.values()) and all(
+            child.kind == "leaf" for child in in_tree.children)
 
     # -- calling ---------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -226,12 +233,15 @@ class LoadedConcreteFunction:
     def _inputs(self, args: tuple, kwargs: dict, strict: bool) -> list | str:
         """The graph's inputs for a call, or a sentence saying why the call does not fit.
         `strict` (the dispatch among traces) matches Python numbers only to Python parameters."""
-        values = self._values(args, kwargs, strict)
-        if isinstance(values, str):
-            return values
-        leaves, tree = flatten(values)
-        if tree != self.in_tree:
-            return f"the arguments are structured as {tree}, not {self.in_tree}"
+        if self._flat and not kwargs and len(args) == len(self.in_plan):
+            leaves: Any = args
+        else:
+            values = self._values(args, kwargs, strict)
+            if isinstance(values, str):
+                return values
+            leaves, tree = flatten(values)
+            if tree != self.in_tree:
+                return f"the arguments are structured as {tree}, not {self.in_tree}"
         inputs = []
         for index, (leaf, plan) in enumerate(zip(leaves, self.in_plan)):
             if isinstance(plan, TensorLeaf):
@@ -245,6 +255,13 @@ class LoadedConcreteFunction:
             elif not _same_python(leaf, plan.value):
                 return f"{self._leaf_name(index)} was traced for {plan.value!r}, not {leaf!r}"
         return inputs
+
+    def _exact(self, inputs: list) -> bool:
+        """Whether every tensor input has exactly the traced shape (the trace a Function reuses first)."""
+        for shape, value in zip(self._shapes, inputs):
+            if shape is None or (value.shape if type(value) is np.ndarray else np.shape(value)) != shape:
+                return False
+        return True
 
     def _fixed(self, index: int) -> bool:
         start, stop = self._ranges[index]
@@ -296,6 +313,8 @@ class LoadedConcreteFunction:
 
 def _fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
     """`leaf` as an array of `type_`, or None. Python numbers fit only when not `strict`."""
+    if type(leaf) is np.ndarray:  # the common case first
+        return leaf if leaf.dtype == type_.dtype and _shape_fits(leaf.shape, type_.shape) else None
     if isinstance(leaf, (np.ndarray, np.generic)):
         array = np.asarray(leaf)
     elif isinstance(leaf, RestoredVariable):
@@ -313,6 +332,17 @@ def _fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
     if not type_.is_compatible_with(array.dtype, array.shape):
         return None
     return leaf if isinstance(leaf, np.ndarray) else array
+
+
+def _shape_fits(shape: tuple[int, ...], expected: Any) -> bool:
+    if expected is None:
+        return True
+    if len(shape) != len(expected):
+        return False
+    for dim, want in zip(shape, expected):
+        if want is not None and dim != want:
+            return False
+    return True
 
 
 _FITS = {"b": "b", "i": "iuf", "u": "iuf", "f": "f", "c": "c", "U": "U", "S": "S"}
@@ -387,22 +417,24 @@ class LoadedFunction:
         return self._select(args, kwargs)[0]
 
     def _select(self, args: tuple, kwargs: dict) -> tuple[LoadedConcreteFunction, list]:
+        """The first saved trace whose shapes are exactly the call's, else the first that fits."""
         fits = []
-        reasons = []
+        misses = []
         for concrete in self.concrete_functions:
             inputs = concrete._inputs(args, kwargs, strict=True)
             if isinstance(inputs, str):
-                reasons.append(f"  {concrete._header()}: {inputs}")
-                continue
-            fits.append((concrete, inputs))
-            if _exact(concrete, inputs):
-                break
-        if not fits:
-            raise TypeError(
-                f"no saved concrete function of {self.__name__} fits these arguments (a loaded function "
-                f"cannot trace again):\n" + "\n".join(reasons)
-            )
-        return next(((c, i) for c, i in fits if _exact(c, i)), fits[0])
+                misses.append((concrete, inputs))
+            elif concrete._exact(inputs):
+                return concrete, inputs
+            else:
+                fits.append((concrete, inputs))
+        if fits:
+            return fits[0]
+        reasons = "\n".join(f"  {concrete._header()}: {why}" for concrete, why in misses)
+        raise TypeError(
+            f"no saved concrete function of {self.__name__} fits these arguments (a loaded function "
+            f"cannot trace again):\n{reasons}"
+        )
 
     def pretty_printed_concrete_signatures(self) -> str:
         return "\n\n".join(c.signature_summary() for c in self.concrete_functions)
@@ -412,12 +444,6 @@ class LoadedFunction:
 
     def __repr__(self) -> str:
         return f"<loaded function {self.__name__}: {len(self.concrete_functions)} concrete function(s)>"
-
-
-def _exact(concrete: LoadedConcreteFunction, inputs: list) -> bool:
-    """Whether every tensor input has exactly the traced shape (the trace a Function would reuse first)."""
-    types = [p.type for p in concrete.in_plan if isinstance(p, TensorLeaf)]
-    return all(t.shape is not None and tuple(t.shape) == np.shape(v) for t, v in zip(types, inputs))
 
 
 class LoadedObject:
