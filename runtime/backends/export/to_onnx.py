@@ -6,7 +6,10 @@ is an `UnsupportedOpError` naming the op and the user's line. Notes:
 
 - Values keep NumPy's dtypes: a Python scalar operand (`x + 1`) becomes a
   constant of the dtype NumPy 2 computes in, so `int32 + 1` stays int32.
-- A `cond` becomes an `If` whose branches read outer values by name; a
+- A `cond` becomes an `If` whose branches read outer values by name, or, when
+  both branches are a few ops that cannot fail and give results of the same
+  fixed shape, both branches and a `Where` per result (an If inside a loop
+  body costs onnxruntime a subgraph call per iteration); a
   `while` becomes a `Loop`. A counted loop (`for i in ag.range(n)`: the whole
   test is `i < n` for a loop-invariant `n` and the body adds 1 to `i`) gets
   the trip count `max(n - start, 0)` and no test; any other loop's test is
@@ -117,6 +120,7 @@ class _Converter:
         self.initializers: list = []
         self.variable_objects: dict[int, Any] = {}
         self.variable_names: dict[int, str] = {}
+        self._constants: dict[tuple, str] = {}  # (dtype, shape, bytes) -> its initializer's name
         self.handle_dtypes: dict[int, np.dtype] = {}
         self.handle_shapes: dict[int, tuple] = {}
 
@@ -130,9 +134,32 @@ class _Converter:
         return names[0] if outputs == 1 else names
 
     def const(self, scope: _Scope, value: Any, dtype: Any = None, hint: str = "const") -> str:
+        """A constant, as an initializer of the whole model: a loop body reads it, never rebuilds it."""
         array = np.asarray(value, dtype=dtype)
-        tensor = self.onnx.numpy_helper.from_array(array)
-        return self.emit(scope, "Constant", [], hint, value=tensor)
+        key = (array.dtype.str, array.shape, array.tobytes())
+        name = self._constants.get(key)
+        if name is None:
+            name = self._constants[key] = self.fresh(hint)
+            self.initializers.append(self.onnx.numpy_helper.from_array(array, name))
+        return name
+
+    def scalar_bool(self, scope: _Scope, name: str, type_: TensorType, hint: str) -> str:
+        """A test's value as the bool scalar If and Loop take (cast and reshaped only if needed)."""
+        name = self.cast(scope, name, type_.dtype, np.dtype(bool))
+        if type_.shape != ():
+            name = self.emit(scope, "Reshape", [name, self.const(scope, np.zeros(0, np.int64))], hint)
+        return name
+
+    def output(self, scope: _Scope, name: str, used: set[str], hint: str) -> str:
+        """`name` as an output of the subgraph `scope` builds: itself when a node there computes
+        it (and no other output is it), else an Identity of it."""
+        produced = {out for node in scope.nodes for out in node.output}
+        if name in produced and name not in used:
+            used.add(name)
+            return name
+        name = self.emit(scope, "Identity", [name], hint)
+        used.add(name)
+        return name
 
     def elem(self, dtype: np.dtype) -> int:
         return self.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
@@ -242,8 +269,18 @@ def _floor_divide(c: _Converter, node: Node, scope: _Scope) -> str:
 
 
 def _remainder(c: _Converter, node: Node, scope: _Scope) -> str:
-    a, b = (c.materialize(scope, o, node.type.dtype) for o in c.operands(node, scope))
-    return _floor_div_mod(c, scope, a, b, node.type.dtype, node.name)[1]
+    """NumPy's remainder: the sign of the divisor (Python's %)."""
+    dtype = node.type.dtype
+    a, b = (c.materialize(scope, o, dtype) for o in c.operands(node, scope))
+    if dtype.kind in "iu":
+        return c.emit(scope, "Mod", [a, b], node.name, fmod=0)
+    zero = c.const(scope, 0, dtype)
+    mod = c.emit(scope, "Mod", [a, b], node.name, fmod=1)
+    mod_nonzero = c.emit(scope, "Not", [c.emit(scope, "Equal", [mod, zero], node.name)], node.name)
+    signs_differ = c.emit(scope, "Xor", [c.emit(scope, "Less", [b, zero], node.name),
+                                         c.emit(scope, "Less", [mod, zero], node.name)], node.name)
+    adjust = c.emit(scope, "And", [mod_nonzero, signs_differ], node.name)
+    return c.emit(scope, "Where", [adjust, c.emit(scope, "Add", [mod, b], node.name), mod], node.name)
 
 
 def _floor_div_mod(c: _Converter, scope: _Scope, a: str, b: str, dtype: np.dtype, hint: str) -> tuple[str, str]:
@@ -628,7 +665,7 @@ def _ta_stack(c: _Converter, node: Node, scope: _Scope) -> str:
         scope.nodes.extend(stacked_scope.nodes)
         return stacked
     empty_scope = _Scope(scope.env, scope.variables)
-    empty = c.const(empty_scope, np.zeros((0, *element_shape), dtype), hint="empty")
+    empty = c.emit(empty_scope, "Identity", [c.const(empty_scope, np.zeros((0, *element_shape), dtype))], "empty")
     length = c.emit(scope, "SequenceLength", [seq], "length")
     is_empty = c.emit(scope, "Equal", [length, c.const(scope, 0, np.int64)], "empty")
     out = c.fresh(node.name)
@@ -715,27 +752,84 @@ def _handle_dtypes(graph: Graph) -> tuple[dict[int, np.dtype], dict[int, tuple]]
 
 
 # -- control flow -------------------------------------------------------------------------------
-def _cond(c: _Converter, node: Node, scope: _Scope) -> None:
-    pred = scope.env[id(node.inputs[0])]
-    pred = c.cast(scope, pred, node.inputs[0].type.dtype, np.dtype(bool))
-    pred = c.emit(scope, "Reshape", [pred, c.const(scope, np.zeros(0, np.int64))], "pred")
+# ops that cannot fail or trap on any input, so both branches of a small if may run
+_SAFE = frozenset({
+    "add", "subtract", "multiply", "negative", "absolute", "maximum", "minimum", "equal", "not_equal",
+    "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "where", "sign", "copy", "positive", "cast", "isnan", "isinf", "isfinite", "tanh",
+    "sin", "cos", "floor", "ceil",
+})
+_SELECT_LIMIT = 24  # nodes per branch: a larger if keeps its branches apart
+
+
+def _selectable(node: Node) -> bool:
+    """Whether a cond may run as both branches and a Where: small branches of ops that never
+    fail, no effects, Variables, TensorArrays or nested control flow, and results whose shapes
+    are the same fixed ones in both (Where would broadcast others)."""
     true, false = node.attrs["true"], node.attrs["false"]
+    for branch in (true, false):
+        computed = [n for n in branch.nodes if n.op not in ("input", "capture", "constant")]
+        if len(computed) > _SELECT_LIMIT or not all(n.op in _SAFE or _safe_division(n) for n in computed):
+            return False
+        if any(n.op == "constant" and n.type.dtype == object for n in branch.nodes):
+            return False
+    for a, b, type_ in zip(true.outputs, false.outputs, node.type):
+        if type_.dtype == object or not a.type.is_fully_defined or a.type.shape != b.type.shape:
+            return False
+    return True
+
+
+def _safe_division(node: Node) -> bool:
+    """A division that cannot trap: of floats (x / 0 is inf or nan), or by a nonzero literal."""
+    if node.op not in ("divide", "true_divide", "floor_divide", "remainder"):
+        return False
+    if node.type.dtype.kind == "f":
+        return True
+    template = node.attrs.get("args")
+    if template is None or len(template) != 2 or set(node.attrs) != {"args"}:
+        return False
+    divisor = template[1]
+    return isinstance(divisor, (Weak, np.generic)) and _literal(divisor) != 0
+
+
+def _select_branches(c: _Converter, node: Node, scope: _Scope, pred: str) -> None:
+    """Both branches computed, each result chosen with Where: one iteration of a loop body
+    pays for a few elementwise ops instead of an If's two subgraph calls."""
+    true, false = node.attrs["true"], node.attrs["false"]
+    results = []
+    for branch in (true, false):
+        inner = _Scope(dict(scope.env), dict(scope.variables))
+        inner.nodes = scope.nodes  # emitted in place
+        c.body(branch, inner)
+        results.append([c.cast(scope, inner.env[id(out)], out.type.dtype, type_.dtype)
+                        for out, type_ in zip(branch.outputs, node.type)])
+    for index, (a, b) in enumerate(zip(*results)):
+        scope.env[(id(node), index)] = c.emit(scope, "Where", [pred, a, b], node.name)
+
+
+def _cond(c: _Converter, node: Node, scope: _Scope) -> None:
+    pred = c.scalar_bool(scope, scope.env[id(node.inputs[0])], node.inputs[0].type, "pred")
+    true, false = node.attrs["true"], node.attrs["false"]
+    if _selectable(node):
+        _select_branches(c, node, scope, pred)
+        return
     assigned = _assigned(true) + [v for v in _assigned(false) if v not in _assigned(true)]
     branches = []
     for branch in (true, false):
         inner = _Scope(dict(scope.env), dict(scope.variables))
         c.body(branch, inner)
         outputs = []
+        used: set[str] = set()
         for out, type_ in zip(branch.outputs, node.type):
             name = c.cast(inner, inner.env[id(out)], out.type.dtype, type_.dtype)
-            final = c.emit(inner, "Identity", [name], "out")
+            final = c.output(inner, name, used, "out")
             outputs.append(c.value_info(final, type_, c.handle_dtypes.get(id(out)) if type_.dtype == object else None))
         for variable in assigned:
             current = inner.variables.get(id(variable), c.variable_names.get(id(variable)))
             if current is None:
                 _variable_from_object(c, variable)
                 current = c.variable_names[id(variable)]
-            final = c.emit(inner, "Identity", [current], "state")
+            final = c.output(inner, current, used, "state")
             outputs.append(c.value_info(final, variable._type))
         branches.append(c.helper.make_graph(inner.nodes, c.fresh(branch.name), [], outputs))
     names = [c.fresh(node.name) for _ in range(len(node.type) + len(assigned))]
@@ -826,8 +920,7 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
             first.env[id(inp)] = name
         c.body(cond, first)
         scope.nodes.extend(first.nodes)
-        keep_going = c.emit(scope, "Cast", [first.env[id(cond.outputs[0])]], "cond", to=c.elem(np.bool_))
-        keep_going = c.emit(scope, "Reshape", [keep_going, c.const(scope, np.zeros(0, np.int64))], "cond")
+        keep_going = c.scalar_bool(scope, first.env[id(cond.outputs[0])], cond.outputs[0].type, "cond")
     # the body: iteration number, condition, loop variables and Variable states in; condition and them out
     inner = _Scope(dict(scope.env), dict(scope.variables))
     iteration, cond_in = c.fresh("iteration"), c.fresh("cond_in")
@@ -851,14 +944,15 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
             test.env[id(inp)] = name
         c.body(cond, test)
         inner.nodes.extend(test.nodes)
-        cond_out = c.emit(inner, "Cast", [test.env[id(cond.outputs[0])]], "cond_out", to=c.elem(np.bool_))
-        cond_out = c.emit(inner, "Reshape", [cond_out, c.const(inner, np.zeros(0, np.int64))], "cond_out")
+        cond_out = c.scalar_bool(inner, test.env[id(cond.outputs[0])], cond.outputs[0].type, "cond_out")
+    used: set[str] = set()
+    cond_out = c.output(inner, cond_out, used, "cond_out")
     body_outputs = [c.helper.make_tensor_value_info(cond_out, c.elem(np.bool_), [])]
     for out, type_ in zip(body.outputs, node.type):
-        final = c.emit(inner, "Identity", [inner.env[id(out)]], "carried")
+        final = c.output(inner, inner.env[id(out)], used, "carried")
         body_outputs.append(c.value_info(final, type_, c.handle_dtypes.get(id(out)) if type_.dtype == object else None))
     for variable in assigned:
-        final = c.emit(inner, "Identity", [inner.variables[id(variable)]], "state")
+        final = c.output(inner, inner.variables[id(variable)], used, "state")
         body_outputs.append(c.value_info(final, variable._type))
     body_graph = c.helper.make_graph(inner.nodes, c.fresh("loop_body"), body_inputs, body_outputs)
     limit = node.attrs.get("maximum_iterations")
