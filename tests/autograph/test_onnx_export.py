@@ -264,3 +264,37 @@ def test_floor_division_remainder_and_cumsum_follow_numpy():
     actual = _session(model).run(None, {"a": ints[0], "b": ints[1], "m": m})
     for e, got in zip(f(*ints, m), actual):
         np.testing.assert_array_equal(e, got)
+
+
+def _ops(graph) -> collections.Counter:
+    """Op types of a graph and all its subgraphs."""
+    counts = collections.Counter()
+    for node in graph.node:
+        counts[node.op_type] += 1
+        for attribute in node.attribute:
+            if attribute.g.node:
+                counts += _ops(attribute.g)
+    return counts
+
+
+def test_a_small_if_that_cannot_fail_becomes_where_and_others_stay_if():
+    @ag.function
+    def collatz(n):
+        steps = np.int64(0)
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            steps += 1
+        return steps
+
+    @ag.function
+    def divide(a, b):
+        return a // b if b != 0 else a  # a // b may trap on ints: both branches cannot run
+
+    model = ag.onnx.to_model(collatz, np.int64(27))
+    assert _ops(model.graph)["If"] == 0 and _ops(model.graph)["Where"] >= 1
+    assert _session(model).run(None, {"n": np.asarray(np.int64(27))})[0] == collatz(np.int64(27)) == 111
+    model = ag.onnx.to_model(divide, np.int64(7), np.int64(2))
+    assert _ops(model.graph)["If"] == 1
+    for b in (2, 0, -3):
+        feed = {"a": np.asarray(np.int64(7)), "b": np.asarray(np.int64(b))}
+        assert _session(model).run(None, feed)[0] == divide(np.int64(7), np.int64(b))
