@@ -298,3 +298,19 @@ def test_a_small_if_that_cannot_fail_becomes_where_and_others_stay_if():
     for b in (2, 0, -3):
         feed = {"a": np.asarray(np.int64(7)), "b": np.asarray(np.int64(b))}
         assert _session(model).run(None, feed)[0] == divide(np.int64(7), np.int64(b))
+
+
+def test_predicates_keep_their_input_dtype_and_float32_state_adds_as_numpy():
+    total = ag.Variable(np.float32(0.1), name="total")
+
+    @ag.function
+    def f(x, y):
+        total.assign_add(y / 3)  # float32 + float64, rounded to float32 once
+        return np.isnan(x), np.isinf(x), np.isfinite(x)
+
+    x, y = np.array([1.0, np.nan, np.inf, -np.inf]), np.float64(0.7)
+    model = ag.onnx.to_model(f, x, y)
+    outputs = _session(model).run(None, {"x": x, "y": np.asarray(y)})
+    for expected, actual in zip(f(x, y), outputs):
+        np.testing.assert_array_equal(expected, actual)
+    assert outputs[3] == total.numpy() and outputs[3].dtype == np.float32  # bit for bit

@@ -62,7 +62,7 @@ def _onnx() -> Any:
 _UNARY = {
     "negative": "Neg", "absolute": "Abs", "sin": "Sin", "cos": "Cos", "tan": "Tan", "tanh": "Tanh",
     "exp": "Exp", "log": "Log", "sqrt": "Sqrt", "floor": "Floor", "ceil": "Ceil", "sign": "Sign",
-    "logical_not": "Not", "isnan": "IsNaN", "reciprocal": "Reciprocal", "sinh": "Sinh", "cosh": "Cosh",
+    "logical_not": "Not", "reciprocal": "Reciprocal", "sinh": "Sinh", "cosh": "Cosh",
     "arcsin": "Asin", "arccos": "Acos", "arctan": "Atan", "arcsinh": "Asinh", "arccosh": "Acosh",
     "arctanh": "Atanh", "copy": "Identity", "positive": "Identity", "erf": "Erf",
 }
@@ -330,6 +330,16 @@ def _all_false(c: _Converter, scope: _Scope, name: str) -> str:
                   value=c.onnx.numpy_helper.from_array(np.zeros(1, bool)))
 
 
+def _isnan(c: _Converter, node: Node, scope: _Scope) -> str:
+    (operand,) = c.operands(node, scope)
+    kind, name, dtype = operand
+    if kind != "value":
+        raise unsupported(node, " of a constant")
+    if np.dtype(dtype).kind != "f":
+        return _all_false(c, scope, name)
+    return c.emit(scope, "IsNaN", [name], node.name)
+
+
 def _isfinite(c: _Converter, node: Node, scope: _Scope) -> str:
     (operand,) = c.operands(node, scope)
     kind, name, dtype = operand
@@ -427,6 +437,8 @@ def _index(c: _Converter, node: Node, scope: _Scope) -> str:
     squeeze = []
     for axis, item in enumerate(key):
         axis_const = c.const(scope, np.array([axis], np.int64))
+        if isinstance(_literal(item), (bool, np.bool_)):
+            raise unsupported(node, f" for the index {template[1]!r}")
         if isinstance(item, Slot) or isinstance(item, (Weak, int, np.integer)):
             if isinstance(item, Slot):
                 inp = node.inputs[item.index]
@@ -573,12 +585,15 @@ def _assign_variable(c: _Converter, node: Node, scope: _Scope) -> None:
     variable = _variable(c, node)
     current = scope.variables.get(id(variable), c.variable_names[id(variable)])
     inp = node.inputs[0]
-    value = c.cast(scope, scope.env[id(inp)], inp.type.dtype, variable.dtype)
     mode = node.attrs["mode"]
-    if mode == "add":
-        value = c.emit(scope, "Add", [current, value], node.name)
-    elif mode == "sub":
-        value = c.emit(scope, "Sub", [current, value], node.name)
+    if mode in ("add", "sub"):  # as Variable._store: current + value in NumPy's dtype, then stored
+        common = np.result_type(variable.dtype, inp.type.dtype)
+        value = c.emit(scope, "Add" if mode == "add" else "Sub",
+                       [c.cast(scope, current, variable.dtype, common), c.cast(scope, scope.env[id(inp)],
+                                                                               inp.type.dtype, common)], node.name)
+        value = c.cast(scope, value, common, variable.dtype)
+    else:
+        value = c.cast(scope, scope.env[id(inp)], inp.type.dtype, variable.dtype)
     if inp.type.shape != variable.shape:
         value = c.emit(scope, "Expand", [value, c.const(scope, np.array(variable.shape, np.int64))], node.name)
     scope.variables[id(variable)] = c.emit(scope, "Identity", [value], f"{c.variable_names[id(variable)]}_value")
@@ -968,7 +983,7 @@ def _while(c: _Converter, node: Node, scope: _Scope) -> None:
 
 _HANDLERS: dict[str, Callable[[_Converter, Node, _Scope], Any]] = {
     "constant": _constant, "cond": _cond, "while": _while, "floor_divide": _floor_divide,
-    "remainder": _remainder, "mod": _remainder, "isinf": _isinf, "isfinite": _isfinite, "any": _any_all,
+    "remainder": _remainder, "mod": _remainder, "isinf": _isinf, "isnan": _isnan, "isfinite": _isfinite, "any": _any_all,
     "all": _any_all, "where": _where_op, "cast": _cast_op, "ones_like": _fill_like, "zeros_like": _fill_like,
     "index": _index, "staged_range": _staged_range, "read_variable": _read_variable,
     "assign_variable": _assign_variable, "ta_new": _ta_new, "ta_write": _ta_write, "ta_read": _ta_read,
