@@ -144,6 +144,35 @@ class Counter:
 
 
 counter = Counter()
+
+
+@ag.function
+def first_negative(x):
+    for i in ag.range(len(x)):
+        if x[i] < 0:
+            return i
+    return np.int64(-1)
+
+
+@ag.function
+def functional(n):
+    i, total = ag.while_loop(lambda i, t: i < n, lambda i, t: (i + 1, t + i * i), (np.int64(0), np.int64(0)))
+    return ag.cond(total > 10, lambda: total - 10, lambda: total)
+
+
+@ag.function
+def unrolled(x, times):
+    for _ in range(times):
+        x = x * 2 + 1
+    return x
+
+
+@ag.function
+def structures(inputs):
+    out = {"sum": inputs["a"] + inputs["b"][0], "pair": (inputs["b"][1], np.max(inputs["a"]))}
+    while out["pair"][1] > 0:
+        out["pair"] = (out["pair"][0] * 2, out["pair"][1] - 1)
+    return out, [np.min(inputs["a"])]
 '''
 
 
@@ -166,6 +195,14 @@ def guide_programs() -> list[CorpusProgram]:
         CorpusProgram("power", _GUIDE, "power",
                       [(np.eye(10, dtype=np.int32) * 2, np.int64(3)), (np.eye(10, dtype=np.int32), np.int64(0))]),
         CorpusProgram("sum_to_squares", _GUIDE, "sum_to_squares", [(np.int64(6),), (np.int64(0),)]),
+        CorpusProgram("first_negative", _GUIDE, "first_negative",
+                      [(np.array([1.0, 2.0, -3.0]),), (np.array([1.0, 2.0, 3.0]),), (np.zeros(0),)]),
+        CorpusProgram("functional", _GUIDE, "functional", [(np.int64(5),), (np.int64(2),), (np.int64(0),)]),
+        CorpusProgram("unrolled", _GUIDE, "unrolled", [(np.float32(1.5), 3), (np.float32(1.5), 0), (np.float32(-1), 3)]),
+        CorpusProgram("structures", _GUIDE, "structures", [
+            ({"a": np.array([1, 5, 2]), "b": (np.int64(3), np.int64(1))},),
+            ({"a": np.array([-1, -5, -2]), "b": (np.int64(0), np.int64(7))},),
+        ]),
         CorpusProgram("counter", _GUIDE, "counter", [
             ("step", (np.float32([1, 2]),)), ("step", (np.float32([-3, 1]),)), ("reset", ()),
             ("step", (np.float32([1, 2, 3]),)),

@@ -314,3 +314,17 @@ def test_predicates_keep_their_input_dtype_and_float32_state_adds_as_numpy():
     for expected, actual in zip(f(x, y), outputs):
         np.testing.assert_array_equal(expected, actual)
     assert outputs[3] == total.numpy() and outputs[3].dtype == np.float32  # bit for bit
+
+
+def test_where_of_bools_and_small_ints():
+    @ag.function
+    def f(c, a, b, i, j):
+        return np.where(c, a, b), np.where(c, i, j)
+
+    args = (np.array([True, False, True]), np.array([True, True, False]), np.array([False, False, True]),
+            np.array([1, -2, 3], np.int16), np.array([4, 5, -6], np.int16))
+    model = ag.onnx.to_model(f, *args)
+    outputs = _session(model).run(None, dict(zip("cabij", args)))
+    for expected, actual in zip(f(*args), outputs):
+        np.testing.assert_array_equal(expected, actual)
+        assert expected.dtype == actual.dtype

@@ -161,6 +161,21 @@ class _Converter:
         used.add(name)
         return name
 
+    def where(self, scope: _Scope, cond: str, a: str, b: str, dtype: np.dtype, hint: str) -> str:
+        """Where(cond, a, b) for values of `dtype`: onnxruntime has no Where of bools (written
+        with And/Or) or of 16-bit and unsigned 32-bit ints (computed wider, cast back)."""
+        dtype = np.dtype(dtype)
+        if dtype == np.bool_:
+            taken = self.emit(scope, "And", [cond, a], hint)
+            other = self.emit(scope, "And", [self.emit(scope, "Not", [cond], hint), b], hint)
+            return self.emit(scope, "Or", [taken, other], hint)
+        wider = {np.dtype(np.int16): np.int32, np.dtype(np.uint16): np.int32, np.dtype(np.uint32): np.int64,
+                 np.dtype(np.float16): np.float32}.get(dtype)
+        if wider is None:
+            return self.emit(scope, "Where", [cond, a, b], hint)
+        a, b = self.cast(scope, a, dtype, np.dtype(wider)), self.cast(scope, b, dtype, np.dtype(wider))
+        return self.cast(scope, self.emit(scope, "Where", [cond, a, b], hint), np.dtype(wider), dtype)
+
     def elem(self, dtype: np.dtype) -> int:
         return self.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
 
@@ -392,7 +407,7 @@ def _where_op(c: _Converter, node: Node, scope: _Scope) -> str:
         raise unsupported(node, " with other than three arguments")
     cond = c.materialize(scope, operands[0], np.dtype(bool))
     a, b = (c.materialize(scope, o, node.type.dtype) for o in operands[1:])
-    return c.emit(scope, "Where", [cond, a, b], node.name)
+    return c.where(scope, cond, a, b, node.type.dtype, node.name)
 
 
 def _cast_op(c: _Converter, node: Node, scope: _Scope) -> str:
@@ -819,7 +834,7 @@ def _select_branches(c: _Converter, node: Node, scope: _Scope, pred: str) -> Non
         results.append([c.cast(scope, inner.env[id(out)], out.type.dtype, type_.dtype)
                         for out, type_ in zip(branch.outputs, node.type)])
     for index, (a, b) in enumerate(zip(*results)):
-        scope.env[(id(node), index)] = c.emit(scope, "Where", [pred, a, b], node.name)
+        scope.env[(id(node), index)] = c.where(scope, pred, a, b, node.type[index].dtype, node.name)
 
 
 def _cond(c: _Converter, node: Node, scope: _Scope) -> None:
