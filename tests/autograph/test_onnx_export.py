@@ -328,3 +328,20 @@ def test_where_of_bools_and_small_ints():
     for expected, actual in zip(f(*args), outputs):
         np.testing.assert_array_equal(expected, actual)
         assert expected.dtype == actual.dtype
+
+
+def test_a_loop_over_a_tensor_of_unknown_length(tmp_path):
+    """The example of docs/saving.md: `for v in x` reads the length as the graph runs."""
+
+    @ag.function
+    def normalize(x, scale=1.0):
+        total = np.float64(0.0)
+        for v in x:
+            total += v * v
+        return x * scale / np.sqrt(total), len(x), x.size
+
+    ag.onnx.export(normalize, tmp_path / "n.onnx", ag.TensorSpec([None], np.float64))
+    session = ort.InferenceSession(str(tmp_path / "n.onnx"), providers=["CPUExecutionProvider"])
+    for x in (np.float64([3.0, 4.0]), np.float64([1.0, 2.0, 2.0, 0.5])):
+        for expected, actual in zip(normalize(x), session.run(None, {"x": x})):
+            assert _agree(expected, actual) is None

@@ -561,6 +561,13 @@ def _cumsum(c: _Converter, node: Node, scope: _Scope) -> str:
     return c.emit(scope, "CumSum", [x, c.const(scope, np.int64(axis))], node.name)
 
 
+def _shape_of(c: _Converter, node: Node, scope: _Scope) -> str:
+    """np.shape (an int64 vector) and np.size (an int64 scalar) of a tensor."""
+    if node.attrs or len(node.inputs) != 1:
+        raise unsupported(node, f" with the arguments {sorted(node.attrs)}")
+    return c.emit(scope, "Shape" if node.op == "shape" else "Size", [scope.env[id(node.inputs[0])]], node.name)
+
+
 def _staged_range(c: _Converter, node: Node, scope: _Scope) -> str:
     dtype = node.type.dtype
     inputs = [c.cast(scope, scope.env[id(i)], i.type.dtype, dtype) for i in node.inputs]
@@ -1004,7 +1011,7 @@ _HANDLERS: dict[str, Callable[[_Converter, Node, _Scope], Any]] = {
     "assign_variable": _assign_variable, "ta_new": _ta_new, "ta_write": _ta_write, "ta_read": _ta_read,
     "ta_size": _ta_size, "ta_stack": _ta_stack, "ta_unstack": _ta_unstack, "transpose": _transpose,
     "reshape": _reshape, "expand_dims": _expand_dims, "concatenate": _join, "stack": _join,
-    "cumsum": _cumsum,
+    "cumsum": _cumsum, "shape": _shape_of, "size": _shape_of,
 }
 
 
