@@ -345,3 +345,19 @@ def test_a_loop_over_a_tensor_of_unknown_length(tmp_path):
     for x in (np.float64([3.0, 4.0]), np.float64([1.0, 2.0, 2.0, 0.5])):
         for expected, actual in zip(normalize(x), session.run(None, {"x": x})):
             assert _agree(expected, actual) is None
+
+
+def test_a_tensor_array_with_a_size_overwrites_in_place():
+    @ag.function
+    def squares(n):
+        ta = ag.TensorArray(np.float32, size=n, element_shape=(2,))
+        for i in ag.range(n):
+            ta = ta.write(i, (np.ones(2) * (i * i)).astype(np.float32))
+        ta = ta.write(0, -np.ones(2, np.float32))
+        return ta.stack(), ta.size()
+
+    model = ag.onnx.to_model(squares, np.int64(4))
+    for n in (4, 1):
+        feed = {"n": np.asarray(np.int64(n))}
+        for expected, actual in zip(squares(np.int64(n)), _session(model).run(None, feed)):
+            np.testing.assert_array_equal(expected, actual)

@@ -660,6 +660,9 @@ def _ta_write(c: _Converter, node: Node, scope: _Scope) -> str:
     seq = scope.env[id(handle)]
     position = c.emit(scope, "Cast", [scope.env[id(index)]], "index", to=c.elem(np.int64))
     element = c.cast(scope, scope.env[id(value)], value.type.dtype, node.attrs["dtype"])
+    if not node.attrs.get("dynamic"):  # a fixed size: every write replaces (out of bounds fails, as in Python)
+        erased = c.emit(scope, "SequenceErase", [seq, position], "erased")
+        return c.emit(scope, "SequenceInsert", [erased, element, position], node.name)
     length = c.emit(scope, "SequenceLength", [seq], "length")
     inside = c.emit(scope, "Less", [position, length], "inside")
     dtype = node.attrs["dtype"]
