@@ -13,7 +13,7 @@
 Everything a user needs is importable from this module (see API.md).
 """
 
-from autograph import errors
+from autograph import errors, onnx, saved_model
 from autograph.api import convert, do_not_convert, to_code
 from autograph.gradients import GradientTape, grad, value_and_grad
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
@@ -33,6 +33,8 @@ from runtime.tracing.variables import Variable
 
 __all__ = [
     "errors",
+    "saved_model",
+    "onnx",
     "convert",
     "do_not_convert",
     "to_code",

@@ -1,4 +1,4 @@
-"""The `autograph` command: `autograph convert` and `autograph graph`.
+"""The `autograph` command: `autograph convert`, `autograph graph` and `autograph export`.
 
 Exit status: 0 on success, 1 when a function failed to convert (or a file
 could not be read, decoded, parsed, traced or drawn), 2 on usage errors.
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import IO, BinaryIO
 
 from autograph.cli.convert import ConvertOptions, run_convert
+from autograph.cli.export import FORMATS, ExportOptions, run_export
 from autograph.cli.graph import GraphOptions, UsageError, run_graph
 
 __all__ = ["main", "build_parser"]
@@ -52,6 +53,19 @@ Without --output the DOT text is printed. .svg and .png need Graphviz's
 """
 
 
+_EXPORT_EXAMPLES = """\
+examples:
+  autograph export model.py:step --arg 'float32[None]' --format saved --output saved/step
+  autograph export model.py:step --arg 'float32[8]' --arg 'n=int64[]' --format onnx --output step.onnx
+
+export IMPORTS the module (its top-level code runs), traces the function for
+the given inputs (specs as for `autograph graph`) and writes the trace: as a
+saved graph directory that ag.saved_model.load reads without the source
+(--format saved, the default), or as an ONNX model (--format onnx, needs
+pip install 'autograph[onnx]'). See docs/saving.md.
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autograph",
@@ -60,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_convert(commands)
     _add_graph(commands)
+    _add_export(commands)
     return parser
 
 
@@ -108,6 +123,22 @@ def _add_graph(commands: argparse._SubParsersAction) -> None:
     graph.add_argument("--optimized", action="store_true", help="draw the optimised graph")
 
 
+def _add_export(commands: argparse._SubParsersAction) -> None:
+    export = commands.add_parser(
+        "export", help="trace a function and save it, as a saved graph or ONNX (imports the module)",
+        description="Import a module, trace one function for the given inputs, and save the trace.",
+        epilog=_EXPORT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    export.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
+    export.add_argument(
+        "--arg", action="append", default=[], dest="args", metavar="SPEC",
+        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
+        "name=SPEC for a keyword argument",
+    )
+    export.add_argument("--format", choices=FORMATS, default="saved", help="saved (a directory) or onnx")
+    export.add_argument("--output", "-o", metavar="PATH", required=True, help="where to write")
+
+
 def _add_color(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto",
@@ -151,9 +182,10 @@ def _dispatch(args: argparse.Namespace, stdin: BinaryIO, stdout: IO[str], stderr
             color=args.color,
         )
         return run_convert(options, stdin, stdout, stderr)
-    options = GraphOptions(args.target, args.args, args.output, args.optimized)
     try:
-        return run_graph(options, stdout, stderr)
+        if args.command == "export":
+            return run_export(ExportOptions(args.target, args.output, args.format, args.args), stdout, stderr)
+        return run_graph(GraphOptions(args.target, args.args, args.output, args.optimized), stdout, stderr)
     except AutographError as error:
-        stderr.write(f"autograph graph: {type(error).__name__}: {error}\n")
+        stderr.write(f"autograph {args.command}: {type(error).__name__}: {error}\n")
         return 1

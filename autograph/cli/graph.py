@@ -197,6 +197,12 @@ def _arguments(texts: list[str]) -> tuple[list[Any], dict[str, Any]]:
 
 
 def _trace(function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    function = _trace_function(function, args, kwargs)
+    return function.get_concrete_function(*args, **kwargs).graph
+
+
+def _trace_function(function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`function` as an ag.function whose signature the --arg list fits."""
     import autograph as ag
 
     if not hasattr(function, "get_concrete_function"):
@@ -208,7 +214,7 @@ def _trace(function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         raise UsageError(f"the --arg list does not fit {signature}: {error}") from None
     except ValueError:  # no signature to check (a builtin): let tracing decide
         pass
-    return function.get_concrete_function(*args, **kwargs).graph
+    return function
 
 
 def _optimize(graph: Any) -> Any:

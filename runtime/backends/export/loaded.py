@@ -1,0 +1,475 @@
+"""What `runtime.backends.export.saved.read` returns: loaded functions and restored Variables.
+
+A `LoadedFunction` holds the saved concrete functions of one Function and
+calls the one the arguments select, by the Function's rules (tensors by dtype
+and shape, Python arguments by value); each `LoadedConcreteFunction` checks a
+call against its signature and runs its graph with the backend's runner.
+`RestoredVariable`s hold the saved values; every loaded function reads and
+writes them.
+
+    >>> loaded = read("saved/f")
+    >>> loaded.f(np.float64([1.0, 2.0]))
+    >>> print(loaded.f.concrete_functions[0])     # ConcreteFunction f(x) ...
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from runtime.ir.errors import InvalidArgumentError
+from runtime.ir.graph import Graph
+from runtime.ir.structure import TreeDef, flatten, unflatten
+from runtime.ir.types import TensorType, dtype_label
+
+__all__ = [
+    "TensorLeaf", "ConstLeaf", "VariableLeaf", "Runner", "RestoredVariable", "LoadedConcreteFunction",
+    "LoadedFunction", "LoadedObject",
+]
+
+Runner = Callable[[Graph], Callable[..., list]]
+
+
+@dataclass(frozen=True)
+class TensorLeaf:
+    """An argument leaf that is a graph input of this type."""
+
+    type: TensorType
+    name: str
+
+
+@dataclass(frozen=True)
+class ConstLeaf:
+    """An argument leaf fixed to a Python value when traced (or a returned static value)."""
+
+    value: Any
+
+
+@dataclass(frozen=True, eq=False)
+class VariableLeaf:
+    """An argument leaf that is a Variable (the graph reads it; the loaded function uses the restored one)."""
+
+    variable: Any
+
+
+
+class RestoredVariable:
+    """A Variable restored from a saved directory: its value, `assign`, `assign_add`, `assign_sub`.
+
+    The loaded functions read and write it as the saved ones did their Variable; it is
+    shared by every function loaded with it.
+    """
+
+    __array_priority__ = 1001
+
+    def __init__(self, name: str, type_: TensorType, value: np.ndarray | None) -> None:
+        self.name = name
+        self._type = type_
+        self._value = None if value is None else np.array(value, dtype=type_.dtype)
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._type.dtype
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._type.shape  # type: ignore[return-value]
+
+    @property
+    def is_initialized(self) -> bool:
+        return self._value is not None
+
+    def _current(self) -> np.ndarray:
+        if self._value is None:
+            raise InvalidArgumentError(
+                f"the Variable '{self.name}' has no value yet: it was saved before the function that "
+                f"computes its initial value ran. Call that function first."
+            )
+        return self._value
+
+    def _store(self, value: Any, mode: str) -> None:
+        value = np.asarray(value)
+        if mode == "add":
+            value = self._current() + value
+        elif mode == "sub":
+            value = self._current() - value
+        if value.shape != self.shape:
+            raise InvalidArgumentError(
+                f"cannot assign a value of shape {value.shape} to the Variable '{self.name}' of "
+                f"shape {self.shape}; a Variable keeps its shape."
+            )
+        self._value = np.asarray(value, dtype=self.dtype)
+
+    def _assign(self, value: Any, mode: str) -> RestoredVariable:
+        value = value._current() if isinstance(value, RestoredVariable) else value
+        dtype = np.asarray(value).dtype
+        if not np.can_cast(dtype, self.dtype, "same_kind"):
+            raise InvalidArgumentError(
+                f"cannot assign a {dtype.name} value to the {self.dtype.name} Variable '{self.name}'; "
+                f"cast it first with .astype(np.{self.dtype.name})."
+            )
+        self._store(value, mode)
+        return self
+
+    def assign(self, value: Any) -> RestoredVariable:
+        return self._assign(value, "assign")
+
+    def assign_add(self, value: Any) -> RestoredVariable:
+        return self._assign(value, "add")
+
+    def assign_sub(self, value: Any) -> RestoredVariable:
+        return self._assign(value, "sub")
+
+    def numpy(self) -> Any:
+        value = self._current()
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def read_value(self) -> Any:
+        return self.numpy()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.array(self._current(), dtype=dtype, copy=True if copy else None)
+
+    def __repr__(self) -> str:
+        value = "<not yet initialised>" if self._value is None else repr(self._value)
+        return f"<RestoredVariable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={value}>"
+
+
+class LoadedConcreteFunction:
+    """One saved trace: call it with arguments that fit its signature (printed by str())."""
+
+    def __init__(
+        self, name: str, signature: inspect.Signature, graph: Graph, in_tree: TreeDef, in_plan: tuple,
+        out_tree: TreeDef, out_plan: tuple, runner: Runner,
+    ) -> None:
+        self.name = name
+        self.signature = signature
+        self.graph = graph
+        self.in_tree = in_tree
+        self.in_plan = in_plan
+        self.out_tree = out_tree
+        self.out_plan = out_plan
+        self._runner = runner
+        self._run: Callable[..., list] | None = None
+        self._ranges = []
+        start = 0
+        for child in in_tree.children:
+            self._ranges.append((start, start + child.num_leaves))
+            start += child.num_leaves
+        self._shapes = [p.type.shape if p.type.is_fully_defined else None
+                        for p in in_plan if isinstance(p, TensorLeaf)]
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        # one leaf per parameter, all positional: a call with every argument passed positionally
+        # maps argument i to leaf i, with no binding and no flattening
+        self._flat = all(p.kind in positional for p in signature.parameters.values()) and all(
+            child.kind == "leaf" for child in in_tree.children)
+
+    # -- calling ---------------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        inputs = self._inputs(args, kwargs, strict=False)
+        if isinstance(inputs, str):
+            raise TypeError(f"{self._header()} cannot be called so: {inputs}. Its signature:\n{self}")
+        return self.run(inputs)
+
+    def run(self, inputs: list) -> Any:
+        """Run on the flat tensor inputs, already checked; returns the saved function's structure."""
+        if self._run is None:
+            self._run = self._runner(self.graph)
+        outputs = self._run(*inputs)
+        leaves = []
+        for plan in self.out_plan:
+            if isinstance(plan, ConstLeaf):
+                leaves.append(plan.value)
+                continue
+            value = outputs[plan]
+            if type(value) is np.ndarray and value.ndim == 0:
+                value = value[()]
+            leaves.append(value)
+        return unflatten(self.out_tree, leaves)
+
+    def _values(self, args: tuple, kwargs: dict, strict: bool) -> tuple | str:
+        """One value per parameter, or why not. Called as a Function (`strict`), a left-out
+        parameter takes its default; called as a ConcreteFunction, a left-out Python (or
+        Variable) parameter keeps its traced value, and positional arguments fill the tensor
+        parameters in order, as ConcreteFunction calls bind."""
+        params = list(self.signature.parameters.values())
+        tensors = [p.name for i, p in enumerate(params) if not self._fixed(i)]
+        if not strict and len(args) < len(params) and len(args) <= len(tensors):
+            bound = dict(zip(tensors, args))
+            for name, value in kwargs.items():
+                if name in bound:
+                    return f"got multiple values for {name!r}"
+                bound[name] = value
+            if set(bound) - set(self.signature.parameters):
+                return f"got an unexpected argument {sorted(set(bound) - set(self.signature.parameters))[0]!r}"
+        else:
+            try:
+                bound = self.signature.bind_partial(*args, **kwargs).arguments
+            except TypeError as error:
+                return str(error)
+        values = []
+        for index, param in enumerate(params):
+            if param.name in bound:
+                values.append(bound[param.name])
+            elif strict and param.default is not param.empty:
+                values.append(param.default)
+            elif self._fixed(index):
+                values.append(self._fixed_value(index))
+            elif param.default is not param.empty:
+                values.append(param.default)
+            elif param.kind is param.VAR_POSITIONAL:
+                values.append(())
+            elif param.kind is param.VAR_KEYWORD:
+                values.append({})
+            else:
+                return f"missing argument {param.name!r}"
+        return tuple(values)
+
+    def _inputs(self, args: tuple, kwargs: dict, strict: bool) -> list | str:
+        """The graph's inputs for a call, or a sentence saying why the call does not fit.
+        `strict` (the dispatch among traces) matches Python numbers only to Python parameters."""
+        if self._flat and not kwargs and len(args) == len(self.in_plan):
+            leaves: Any = args
+        else:
+            values = self._values(args, kwargs, strict)
+            if isinstance(values, str):
+                return values
+            leaves, tree = flatten(values)
+            if tree != self.in_tree:
+                return f"the arguments are structured as {tree}, not {self.in_tree}"
+        inputs = []
+        for index, (leaf, plan) in enumerate(zip(leaves, self.in_plan)):
+            if isinstance(plan, TensorLeaf):
+                value = _fit(leaf, plan.type, strict)
+                if value is None:
+                    return f"{self._leaf_name(index)} should be a {_describe(plan.type)}, not {_describe_value(leaf)}"
+                inputs.append(value)
+            elif isinstance(plan, VariableLeaf):
+                if leaf is not plan.variable:
+                    return f"{self._leaf_name(index)} should be the Variable '{plan.variable.name}' saved with it"
+            elif not _same_python(leaf, plan.value):
+                return f"{self._leaf_name(index)} was traced for {plan.value!r}, not {leaf!r}"
+        return inputs
+
+    def _exact(self, inputs: list) -> bool:
+        """Whether every tensor input has exactly the traced shape (the trace a Function reuses first)."""
+        for shape, value in zip(self._shapes, inputs):
+            if shape is None or (value.shape if type(value) is np.ndarray else np.shape(value)) != shape:
+                return False
+        return True
+
+    def _fixed(self, index: int) -> bool:
+        start, stop = self._ranges[index]
+        return not any(isinstance(p, TensorLeaf) for p in self.in_plan[start:stop])
+
+    def _fixed_value(self, index: int) -> Any:
+        start, stop = self._ranges[index]
+        parts = [p.variable if isinstance(p, VariableLeaf) else p.value for p in self.in_plan[start:stop]]
+        return unflatten(self.in_tree.children[index], parts)
+
+    def _leaf_name(self, index: int) -> str:
+        for name, (start, stop) in zip(self.signature.parameters, self._ranges):
+            if start <= index < stop:
+                return f"argument {name!r}" if stop - start == 1 else f"an item of argument {name!r}"
+        return f"input {index}"
+
+    # -- reading ---------------------------------------------------------------------------
+    def _header(self) -> str:
+        parts = []
+        for index, name in enumerate(self.signature.parameters):
+            start, stop = self._ranges[index]
+            plans = self.in_plan[start:stop]
+            if plans and all(isinstance(p, ConstLeaf) for p in plans):
+                parts.append(f"{name}={self._fixed_value(index)!r}")
+            else:
+                parts.append(name)
+        return f"{self.name}({', '.join(parts)})"
+
+    def signature_summary(self) -> str:
+        lines = [self._header(), "  Args:"]
+        for index, name in enumerate(self.signature.parameters):
+            start, stop = self._ranges[index]
+            plans = self.in_plan[start:stop]
+            if plans and all(isinstance(p, ConstLeaf) for p in plans):
+                continue
+            text = _format(self.in_tree.children[index], iter(plans), _format_in)
+            lines.append(f"    {name}: {text}")
+        out_types = [n.type for n in self.graph.outputs]
+        returns = _format(self.out_tree, iter(self.out_plan), lambda p: _format_out(p, out_types))
+        lines += ["  Returns:", f"    {returns}"]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return "ConcreteFunction " + self.signature_summary()
+
+    def __repr__(self) -> str:
+        return f"<ConcreteFunction {self._header()} (loaded)>"
+
+
+def _fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
+    """`leaf` as an array of `type_`, or None. Python numbers fit only when not `strict`."""
+    if type(leaf) is np.ndarray:  # the common case first
+        return leaf if leaf.dtype == type_.dtype and _shape_fits(leaf.shape, type_.shape) else None
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        array = np.asarray(leaf)
+    elif isinstance(leaf, RestoredVariable):
+        return None
+    elif strict or not isinstance(leaf, (bool, int, float, complex, list)):
+        return None
+    else:
+        try:
+            array = np.asarray(leaf)
+        except ValueError:
+            return None
+        if type_.dtype.kind not in _FITS.get(array.dtype.kind, ""):
+            return None
+        array = array.astype(type_.dtype)
+    if not type_.is_compatible_with(array.dtype, array.shape):
+        return None
+    return leaf if isinstance(leaf, np.ndarray) else array
+
+
+def _shape_fits(shape: tuple[int, ...], expected: Any) -> bool:
+    if expected is None:
+        return True
+    if len(shape) != len(expected):
+        return False
+    for dim, want in zip(shape, expected):
+        if want is not None and dim != want:
+            return False
+    return True
+
+
+_FITS = {"b": "b", "i": "iuf", "u": "iuf", "f": "f", "c": "c", "U": "U", "S": "S"}
+
+
+def _same_python(value: Any, traced: Any) -> bool:
+    if type(value) is not type(traced):
+        return False
+    if isinstance(value, float) and math.isnan(value) and math.isnan(traced):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype == traced.dtype and value.shape == traced.shape and bool(np.all(value == traced))
+    try:
+        return bool(value == traced)
+    except ValueError:
+        return False
+
+
+def _describe(type_: TensorType) -> str:
+    return f"{dtype_label(type_.dtype)} tensor of shape {type_.shape_str()}"
+
+
+def _describe_value(value: Any) -> str:
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _describe(TensorType(value.dtype, np.shape(value)))
+    return f"{type(value).__name__} value {value!r:.40}"
+
+
+def _format_in(plan: Any) -> str:
+    if isinstance(plan, TensorLeaf):
+        return f"{dtype_label(plan.type.dtype)} Tensor, shape={plan.type.shape_str()}"
+    if isinstance(plan, VariableLeaf):
+        variable = plan.variable
+        return f"{dtype_label(variable.dtype)} Variable, shape={variable._type.shape_str()}"
+    return repr(plan.value)
+
+
+def _format_out(plan: Any, out_types: list) -> str:
+    if isinstance(plan, ConstLeaf):
+        return repr(plan.value)
+    out_type = out_types[plan]
+    return f"{dtype_label(out_type.dtype)} Tensor, shape={out_type.shape_str()}"
+
+
+def _format(tree: TreeDef, leaves: Any, fmt: Callable[[Any], str]) -> str:
+    if tree.kind == "leaf":
+        return fmt(next(leaves))
+    items = [_format(child, leaves, fmt) for child in tree.children]
+    if tree.kind == "list":
+        return "[" + ", ".join(items) + "]"
+    if tree.kind == "tuple":
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(tree.data, items)) + "}"
+
+
+class LoadedFunction:
+    """A saved Function: calling it runs the saved concrete function the arguments select
+    (tensors by dtype and shape, Python arguments by value), as the Function chose its traces."""
+
+    def __init__(self, name: str, concrete_functions: Sequence[LoadedConcreteFunction],
+                 variables: tuple[RestoredVariable, ...]) -> None:
+        self.__name__ = name
+        self.concrete_functions = tuple(concrete_functions)
+        self._variables = variables  # the graphs hold their Variables weakly: keep them alive
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        concrete, inputs = self._select(args, kwargs)
+        return concrete.run(inputs)
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> LoadedConcreteFunction:
+        """The saved concrete function these arguments select."""
+        return self._select(args, kwargs)[0]
+
+    def _select(self, args: tuple, kwargs: dict) -> tuple[LoadedConcreteFunction, list]:
+        """The first saved trace whose shapes are exactly the call's, else the first that fits."""
+        fits = []
+        misses = []
+        for concrete in self.concrete_functions:
+            inputs = concrete._inputs(args, kwargs, strict=True)
+            if isinstance(inputs, str):
+                misses.append((concrete, inputs))
+            elif concrete._exact(inputs):
+                return concrete, inputs
+            else:
+                fits.append((concrete, inputs))
+        if fits:
+            return fits[0]
+        reasons = "\n".join(f"  {concrete._header()}: {why}" for concrete, why in misses)
+        raise TypeError(
+            f"no saved concrete function of {self.__name__} fits these arguments (a loaded function "
+            f"cannot trace again):\n{reasons}"
+        )
+
+    def pretty_printed_concrete_signatures(self) -> str:
+        return "\n\n".join(c.signature_summary() for c in self.concrete_functions)
+
+    def __str__(self) -> str:
+        return f"loaded function {self.__name__} with signatures:\n" + self.pretty_printed_concrete_signatures()
+
+    def __repr__(self) -> str:
+        return f"<loaded function {self.__name__}: {len(self.concrete_functions)} concrete function(s)>"
+
+
+class LoadedObject:
+    """What `read` returns: the saved functions and Variables as attributes; callable when a
+    single Function was saved."""
+
+    _callable: LoadedFunction | None = None
+    _variables: tuple[RestoredVariable, ...] = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._callable is None:
+            names = [n for n, v in vars(self).items() if isinstance(v, LoadedFunction)]
+            raise TypeError(
+                f"this loaded object is not callable (an object with functions was saved); call one of "
+                f"its functions: {', '.join(names) or 'none'}."
+            )
+        return self._callable(*args, **kwargs)
+
+    @property
+    def variables(self) -> tuple[RestoredVariable, ...]:
+        """Every Variable saved, including those with no attribute name."""
+        return self._variables
+
+    def __str__(self) -> str:
+        return str(self._callable) if self._callable is not None else repr(self)
+
+    def __repr__(self) -> str:
+        names = ", ".join(sorted(n for n in vars(self) if not n.startswith("_")))
+        return f"<loaded saved graph: {names}>"
