@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-from tests.runtime.gradient.checks import assert_gradient, numeric_gradient
+from tests.runtime.passes.gradient.checks import assert_gradient, numeric_gradient
 from tests.runtime.random_programs import programs, run_program
 
 

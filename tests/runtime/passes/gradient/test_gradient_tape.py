@@ -215,7 +215,7 @@ def test_eager_numpy_code_around_functions_and_control_flow():
             x = x + np.tanh(x * wv) + 0.5
         return np.sum(np.sin(x) * 2.0) + np.sum(x ** 2)
 
-    from tests.runtime.gradient.checks import numeric_gradient
+    from tests.runtime.passes.gradient.checks import numeric_gradient
 
     np.testing.assert_allclose(gx, numeric_gradient(plain, [x0, w.numpy()], 0), rtol=1e-5)
     np.testing.assert_allclose(gw, numeric_gradient(plain, [x0, w.numpy()], 1), rtol=1e-5)
@@ -244,7 +244,7 @@ def test_eager_values_after_the_tape_are_plain():
 
 
 def test_eager_tape_follows_ndarray_methods():
-    from tests.runtime.gradient.checks import numeric_gradient
+    from tests.runtime.passes.gradient.checks import numeric_gradient
 
     def program(w):
         parts = [w.mean(), w.std(), (w @ w).sum(), w.T[0, 1], np.where(w > 2, w, 0).sum(),
