@@ -28,6 +28,7 @@ from runtime.tracing.fallbacks import TracingSideEffectWarning
 from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.tensor_array import TensorArray
+from runtime.tracing.unrolling import UnrollWarning
 from runtime.tracing.variables import Variable
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "TensorSpec",
     "RetracingWarning",
     "TracingSideEffectWarning",
+    "UnrollWarning",
     "constant",
     "cond",
     "while_loop",

@@ -32,9 +32,10 @@ from autograph.source.resolution import DECORATOR_MARK
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
+from autograph.tracing.diagnosis import Diagnosed
 from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.fast_call import general_call, hot_class, never
-from autograph.tracing.history import TraceRecord, retrace_reason, signature_text
+from autograph.tracing.history import History
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -66,7 +67,7 @@ _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
 
 
-class Function:
+class Function(Diagnosed):
     """A traced and cached version of a Python function (see `function`)."""
 
     __autograph_function__ = True
@@ -112,8 +113,7 @@ class Function:
         self._relaxed: list[ConcreteFunction] = []
         self._lock = threading.RLock()
         self._monitor = RetraceMonitor(reduce_retracing)
-        self._history: list[TraceRecord] = []
-        self._history_keys: list[dict] = []  # each trace's parameter keys (see history)
+        self._history = History(reduce_retracing)
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @property
@@ -297,12 +297,12 @@ class Function:
             self._use(never)  # the next hit goes the general way, which ends the retrace streak
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
-            self._monitor.traced(self._name, self._history[-1].reason)
+            self._monitor.traced(self._name, self._history.records[-1].reason)
             return cf
 
     def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
         keys = param_keys(self._signature.names, tree, leaves)
-        reason = retrace_reason(keys, self._history_keys, self._reduce_retracing)
+        reason = self._history.reason(keys)
         fn = self._traceable()
         if self._instance is not None:
             fn = functools.partial(fn, self._instance())
@@ -322,8 +322,7 @@ class Function:
         finally:
             _ACTIVE.reset(token)
         self._traces.append(cf)
-        self._history.append(TraceRecord(signature_text(self._name, keys), reason))
-        self._history_keys.append(keys)
+        self._history.add(self._name, keys, reason)
         return cf
 
     def _signature_trace(self) -> ConcreteFunction:
@@ -363,10 +362,6 @@ class Function:
     def experimental_get_tracing_count(self) -> int:
         """Traces so far; a method has a Function, so a count, per instance (as in TensorFlow)."""
         return len(self._traces)
-
-    def experimental_get_tracing_history(self) -> list[TraceRecord]:
-        """One record per trace so far, oldest first: `.signature` and `.reason` (why it traced)."""
-        return list(self._history)
 
     def __copy__(self) -> Function:
         """A new Function of the same Python function and options, with its own cache."""

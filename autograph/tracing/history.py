@@ -20,7 +20,7 @@ import numpy as np
 
 from autograph.tracing.keys import Identity, key_value
 
-__all__ = ["TraceRecord", "retrace_reason", "signature_text", "describe_part"]
+__all__ = ["TraceRecord", "History", "retrace_reason", "signature_text", "describe_part"]
 
 FIRST_CALL = "first call"
 
@@ -34,6 +34,25 @@ class TraceRecord:
 
     def __str__(self) -> str:
         return f"{self.signature}: {self.reason}"
+
+
+class History:
+    """A Function's traces so far, as records, and each one's parameter keys (to compare)."""
+
+    __slots__ = ("records", "keys", "relaxing")
+
+    def __init__(self, relaxing: bool) -> None:
+        self.records: list[TraceRecord] = []
+        self.keys: list[dict[str, Any]] = []
+        self.relaxing = relaxing
+
+    def reason(self, keys: dict[str, Any]) -> str:
+        """Why a trace with these parameter keys is needed."""
+        return retrace_reason(keys, self.keys, self.relaxing)
+
+    def add(self, name: str, keys: dict[str, Any], reason: str) -> None:
+        self.records.append(TraceRecord(signature_text(name, keys), reason))
+        self.keys.append(keys)
 
 
 def describe_part(part: Any) -> str:

@@ -75,8 +75,8 @@ def fall_back(message: str, category: type[Warning], origin: Origin | None = Non
         warnings.warn(text, category, stacklevel=3)
         return
     module_globals = frame.f_globals if frame is not None else {}
-    warnings.warn_explicit(
+    warnings.warn_explicit(  # `module` must be a str: None drops the warning
         text, category, origin.file, origin.line,
-        module=module_globals.get("__name__"),
+        module=module_globals.get("__name__") or origin.file.rpartition("/")[2].removesuffix(".py"),
         registry=module_globals.setdefault("__warningregistry__", {}) if frame is not None else None,
     )
