@@ -80,6 +80,7 @@ class Function(Diagnosed):
         reduce_retracing: bool = False,
         follow_type_hints: bool = False,
         strict: bool = False,
+        check: bool = False,
         _instance: Any = None,
         _parent: Function | None = None,
     ) -> None:
@@ -92,9 +93,9 @@ class Function(Diagnosed):
             _instance = python_function.__self__
         functools.update_wrapper(self, func, updated=())
         self._func = func
-        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict)
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict, check)
         self._autograph = autograph
-        self._strict = strict
+        self._strict, self._check = strict, check
         self._reduce_retracing = reduce_retracing
         self._parent = _parent
         self._instance = None if _instance is None else _weak(_instance)
@@ -177,11 +178,11 @@ class Function(Diagnosed):
             return self._call_python(self._func, args, kwargs)
         if graph_being_built() is not None:
             return self._call_inline(args, kwargs)
-        return self._call_traced(args, kwargs)
+        return self._call_checked(args, kwargs) if self._check else self._call_traced(args, kwargs)
 
     def _use(self, fast: Callable[..., Any]) -> None:
         """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
-        if type(self)._fast is not fast:
+        if type(self)._fast is not fast and not self._check:  # check=True: every call is general
             classes = self._hot_classes
             self.__class__ = classes.get(fast) or classes.setdefault(fast, hot_class(Function, fast, self))
 
@@ -382,14 +383,16 @@ def function(
     reduce_retracing: bool = False,
     follow_type_hints: bool = False,
     strict: bool = False,
+    check: bool = False,
 ) -> Any:
     """Decorator: trace `func` into cached graphs (bare, or with keyword options).
 
     `strict=True`: what would trace with a warning (a NumPy random draw, drawn
     once while tracing) is a StagingError instead (see runtime.tracing.fallbacks).
+    `check=True`: each call also runs the plain Python function and compares (see parity).
     """
-    options = dict(input_signature=input_signature, autograph=autograph,
-                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints, strict=strict)
+    options = dict(input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing,
+                   follow_type_hints=follow_type_hints, strict=strict, check=check)
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
