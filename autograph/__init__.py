@@ -15,6 +15,7 @@ Everything a user needs is importable from this module (see API.md).
 
 from autograph import errors
 from autograph.api import convert, do_not_convert, to_code
+from autograph.tracing.captured import CapturedValueWarning
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
 from autograph.tracing.spec import TensorSpec
@@ -41,6 +42,7 @@ __all__ = [
     "run_functions_eagerly",
     "TensorSpec",
     "RetracingWarning",
+    "CapturedValueWarning",
     "TracingSideEffectWarning",
     "UnrollWarning",
     "constant",

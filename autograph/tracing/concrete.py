@@ -49,6 +49,8 @@ class Static:
 class ConcreteFunction:
     """A traced, compiled graph with the signature it was traced for."""
 
+    watches: list = []  # noqa: RUF012 - the captured values a Function's trace read (see captured)
+
     def __init__(
         self,
         name: str,

@@ -32,10 +32,9 @@ from autograph.source.resolution import DECORATOR_MARK
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
-from autograph.tracing.diagnosis import Diagnosed
+from autograph.tracing.diagnosis import Diagnosed, History, check_captured
 from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.fast_call import general_call, hot_class, never
-from autograph.tracing.history import History
 from autograph.tracing.input_signature import InputSignature
 from autograph.tracing.keys import (
     as_tensor_value,
@@ -212,8 +211,9 @@ class Function(Diagnosed):
     def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
         """A hit ends the retrace streak; a trace of exactly this key becomes the fast call,
         after `_PATIENCE` hits if another is hot (alternating shapes would switch each call)."""
-        if self._monitor.streak:
-            self._monitor.streak = 0
+        self._monitor.streak = 0
+        if cf.watches:
+            check_captured(self._name, cf.watches)
         fast = cf.fast if cf.exact else never
         if fast is not never and type(self)._fast is not fast:
             if type(self)._fast is never or self._waited >= _PATIENCE:
@@ -323,6 +323,7 @@ class Function(Diagnosed):
         finally:
             _ACTIVE.reset(token)
         self._traces.append(cf)
+        cf.watches = self._watches(tree, leaves)
         self._history.add(self._name, keys, reason)
         return cf
 
@@ -387,10 +388,8 @@ def function(
 ) -> Any:
     """Decorator: trace `func` into cached graphs (bare, or with keyword options).
 
-    `strict=True`: what would trace with a warning (a NumPy random draw, drawn
-    once while tracing) is a StagingError instead (see runtime.tracing.fallbacks).
-    `check=True`: each call also runs the plain Python function and compares (see parity).
-    """
+    `strict=True` makes every fallback an error (runtime.tracing.fallbacks); `check=True`
+    compares each call with the plain Python function (parity); see API.md "Diagnostics"."""
     options = dict(input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing,
                    follow_type_hints=follow_type_hints, strict=strict, check=check)
     if func is None:

@@ -125,6 +125,8 @@ def _advice(param: str, before: Any, after: Any, reduce_retracing: bool) -> str:
         return " (another object: each object passed traces its own graph; pass its arrays instead)"
     kind_a, kind_b = before[0] if isinstance(before, tuple) else None, after[0]
     if isinstance(kind_b, np.dtype):
+        if not isinstance(kind_a, np.dtype):
+            return " (a Python value is a constant of its trace; an array is an input)"
         if kind_a != kind_b:
             return " (each dtype traces its own graph)"
         shape_a, shape_b = before[1], after[1]

@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograph as ag
 
@@ -102,3 +104,33 @@ def test_reduce_retracing_advice(relaxed):
     f(np.zeros((2, 4)))
     reason = f.experimental_get_tracing_history()[1].reason
     assert ("reduce_retracing=True" in reason) is not relaxed
+
+
+_LEAVES = st.one_of(
+    st.integers(-3, 3),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=2),
+    st.sampled_from([np.float32, np.int64, np.float64]).flatmap(
+        lambda t: st.lists(st.integers(0, 3), max_size=3).map(lambda s: np.zeros(s, t))
+    ),
+)
+_ARGS = st.one_of(_LEAVES, st.lists(_LEAVES, max_size=2), st.tuples(_LEAVES))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_ARGS, _ARGS), min_size=1, max_size=4))
+def test_every_trace_has_a_record_and_a_reason(calls):
+    @ag.function
+    def f(a, b):
+        return (a, b)
+
+    for a, b in calls:
+        f(a, b)
+    history = f.experimental_get_tracing_history()
+    assert len(history) == f.experimental_get_tracing_count()
+    assert history[0].reason == "first call"
+    for record in history[1:]:
+        assert record.reason.startswith("argument '"), record.reason
+        assert record.signature.startswith("f(a: ")
