@@ -38,6 +38,7 @@ from autograph.converters.context import Options
 from autograph.live_conversion import convert_live
 from autograph.namespace import build_namespace
 from autograph.random_draws import BUILTIN_METHOD_OWNERS, drawing_target, module_callables
+from autograph.unconverted import as_is
 from runtime.ir.errors import ConversionError
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
@@ -87,11 +88,29 @@ def _target(func: types.FunctionType) -> object:
     if is_convertible(func):
         try:
             target = convert_live(func, Options(), AG)
-        except ConversionError:
-            target = func  # no source (or unsupported): run it as Python
+        except ConversionError as error:  # no source (or unsupported): run it as Python
+            target = as_is(func, str(error).partition("\n")[0], failed=True)
+    elif _is_users(func):  # do_not_convert, a generator: reported while tracing (see unconverted)
+        target = as_is(func, _why_as_is(func))
     _TARGETS[func] = target
     _remember(func, target)
     return target
+
+
+def _is_users(func: types.FunctionType) -> bool:
+    module = (getattr(func, "__module__", None) or "").split(".")[0]
+    return (
+        module not in _NEVER_PACKAGES
+        and not getattr(func, "__autograph_function__", False)
+        and not getattr(func, "__autograph_converted__", False)
+        and not func.__code__.co_filename.startswith("<autograph: ")
+    )
+
+
+def _why_as_is(func: types.FunctionType) -> str:
+    if getattr(func, DO_NOT_CONVERT, False):
+        return "marked do_not_convert"
+    return "a generator or coroutine function" if func.__code__.co_flags & _GENERATOR_FLAGS else "not converted"
 
 
 def _remember(func: types.FunctionType, target: object) -> None:
