@@ -15,6 +15,7 @@ Everything a user needs is importable from this module (see API.md).
 
 from autograph import errors
 from autograph.api import convert, do_not_convert, to_code
+from autograph.explain import Explanation, explain
 from autograph.tracing.captured import CapturedValueWarning
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
@@ -37,6 +38,8 @@ __all__ = [
     "convert",
     "do_not_convert",
     "to_code",
+    "explain",
+    "Explanation",
     "function",
     "functions_run_eagerly",
     "run_functions_eagerly",

@@ -1,4 +1,4 @@
-"""The `autograph` command: `autograph convert` and `autograph graph`.
+"""The `autograph` command: `autograph convert`, `autograph graph` and `autograph explain`.
 
 Exit status: 0 on success, 1 when a function failed to convert (or a file
 could not be read, decoded, parsed, traced or drawn), 2 on usage errors.
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import IO, BinaryIO
 
 from autograph.cli.convert import ConvertOptions, run_convert
+from autograph.cli.explain import add_explain, run_explain
 from autograph.cli.graph import GraphOptions, UsageError, run_graph
 
 __all__ = ["main", "build_parser"]
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_convert(commands)
     _add_graph(commands)
+    add_explain(commands)
     return parser
 
 
@@ -151,6 +153,8 @@ def _dispatch(args: argparse.Namespace, stdin: BinaryIO, stdout: IO[str], stderr
             color=args.color,
         )
         return run_convert(options, stdin, stdout, stderr)
+    if args.command == "explain":
+        return run_explain(args.target, args.args, stdout)
     options = GraphOptions(args.target, args.args, args.output, args.optimized)
     try:
         return run_graph(options, stdout, stderr)

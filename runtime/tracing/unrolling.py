@@ -64,8 +64,8 @@ class UnrollWatch:
             if self.statement == "for" else "make its condition a tensor to stage it"
         )
         note(self.statement, "unrolled", f"ran {times} times while tracing, adding {nodes} nodes")
-        if self.count <= LIMIT:
-            return
+        if self.count <= LIMIT or (is_recording() and not is_strict()):
+            return  # ag.explain reports it: no warning, and the loop may still warn later
         origin = user_origin()
         place = (origin.file, origin.line) if origin is not None else None
         if place is not None and place in _WARNED and not is_strict():
