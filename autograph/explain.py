@@ -31,8 +31,15 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from autograph.converted_call import why_as_is
 from autograph.tracing.function import Function
-from runtime.ir.origin import graph_origin, is_internal_file, map_location, user_origin
+from runtime.ir.origin import (
+    graph_origin,
+    is_internal_file,
+    is_standard_library,
+    map_location,
+    user_origin,
+)
 from runtime.tracing.diagnostics import Record, recording
 from runtime.tracing.fallbacks import TracingSideEffectWarning
 from runtime.tracing.staged import is_staged
@@ -194,12 +201,24 @@ class _Probe:
             names = frame.f_locals.get("names") or ()
             carrying = f" carrying ({', '.join(names)})" if names else ""
             self._add(_STAGED[code.co_name], "staged", f"{_FUNCTIONAL[code.co_name]}{carrying}")
+        elif code.co_name != "call_as_is" and _called_as_is(frame):
+            self._unconverted(frame)
         elif code.co_filename.startswith("<autograph: ") and code not in self._seen_code:
             self._seen_code.add(code)
             origin = map_location(code.co_filename, code.co_firstlineno)
             text = origin.text.strip() if origin is not None else ""
             if origin is not None and text.startswith(("def ", "async def ", "@")):
                 self.records.append(Record(origin.file, origin.line, "def", "converted", code.co_name))
+
+    def _unconverted(self, frame: types.FrameType) -> None:
+        """A user function converted_call called directly (do_not_convert, no control flow)."""
+        func = frame.f_back.f_locals.get("f")
+        caller = frame.f_back.f_back
+        origin = map_location(caller.f_code.co_filename, caller.f_lineno) if caller is not None else None
+        if origin is not None and isinstance(func, types.FunctionType):
+            why = why_as_is(func)
+            self.records.append(Record(origin.file, origin.line, "call", "unconverted",
+                                       f"{func.__qualname__} runs as Python: {why}"))
 
     def _c_call(self, frame: types.FrameType, function: Any) -> None:
         if function is builtins.print:
@@ -219,6 +238,19 @@ class _Probe:
                 first = origin.text.strip().split(" ", 1)[0]  # `if` with returns stages as if-else
                 statement = {"if": "if", "elif": "if"}.get(first, statement)
             self.records.append(Record(origin.file, origin.line, statement, outcome, detail))
+
+
+def _called_as_is(frame: types.FrameType) -> bool:
+    """Whether `frame` is a user function's that converted_call itself called (left as is)."""
+    caller = frame.f_back
+    return (
+        caller is not None
+        and caller.f_code.co_name in ("converted_call", "_call_unhashable")
+        and caller.f_globals.get("__name__") == "autograph.converted_call"
+        and not is_internal_file(frame.f_code.co_filename)
+        and not frame.f_code.co_filename.startswith("<")
+        and not is_standard_library(frame.f_code.co_filename)
+    )
 
 
 def _short(value: Any) -> str:

@@ -4,14 +4,17 @@ converted_call converts every user function it meets, except those marked
 `do_not_convert`, generator functions, and those whose conversion fails (no
 source, unsupported syntax): those run as plain Python. While tracing, that
 is a fallback the user may not expect: a Python `if` or loop inside such a
-function cannot stage. converted_call calls them through `as_is(func, why)`,
-which, only while a graph is being built, reports the call:
+function cannot stage. converted_call calls those whose conversion failed,
+and those whose code has control flow, through `as_is(func, why)`, which,
+only while a graph is being built, reports the call:
 
 - to `ag.explain` (runtime.tracing.diagnostics) as "unconverted", with why;
 - in strict mode (runtime.tracing.fallbacks), as a StagingError when the
   function could not be converted, or when its code holds control flow.
 
-Outside a trace the wrapper costs one list read and a call.
+Outside a trace the wrapper costs one list read and a call; a do_not_convert
+function without control flow is called directly (ag.explain's profile hook
+sees those calls).
 """
 
 from __future__ import annotations
