@@ -114,3 +114,24 @@ def test_modules_functions_and_variables_are_not_watched():
 
     names = [w.name for w in watches_of(f, {})]
     assert names == ["LIMIT"]
+
+
+def test_a_concrete_function_called_directly_warns_too():
+    holder = {"k": 2.0}
+
+    class Config:
+        k = 0.0
+
+    config = Config()
+    config.k = holder["k"]
+
+    @ag.function
+    def f(x):
+        return x * config.k
+
+    cf = f.get_concrete_function(np.float64(1))
+    assert cf(np.float64(1)) == 2.0
+    assert cf(np.float64(1)) == 2.0
+    config.k = 4.0
+    with pytest.warns(ag.CapturedValueWarning, match="Config.k"):
+        assert cf(np.float64(1)) == 2.0

@@ -134,3 +134,22 @@ def test_every_trace_has_a_record_and_a_reason(calls):
     for record in history[1:]:
         assert record.reason.startswith("argument '"), record.reason
         assert record.signature.startswith("f(a: ")
+
+
+def test_retracing_scalar_fixture():
+    from fixtures.diagnostics.retracing import power
+
+    x = np.float32(2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in range(1, 7):
+            assert power(x, n) == 2.0 ** n
+    history = power.experimental_get_tracing_history()
+    assert [r.reason for r in history][:2] == [
+        "first call",
+        "argument 'n': Python int 1 -> 2 (a Python number is a constant; "
+        "pass np.int64(n) or use follow_type_hints)",
+    ]
+    assert history[0].signature == "power(x: float32[], n: Python int 1)"
+    [warning] = [w for w in caught if w.category is ag.RetracingWarning]
+    assert "argument 'n': Python int 4 -> 5" in str(warning.message)
