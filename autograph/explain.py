@@ -234,6 +234,12 @@ class _Probe:
     def _add(self, statement: str, outcome: str, detail: str) -> None:
         origin = user_origin(3)
         if origin is not None and graph_origin(origin.file, origin.line) is None:
+            if statement == "if" and outcome == "python" and detail.startswith("the condition is"):
+                text = origin.text.strip()
+                for keyword in ("if ", "elif "):
+                    if text.startswith(keyword) and text.endswith(":"):
+                        condition = text[len(keyword):-1].strip()
+                        detail = detail.replace("the condition is", f"the condition `{condition}` is", 1)
             if statement in ("if", "if-else") and outcome == "staged":
                 first = origin.text.strip().split(" ", 1)[0]  # `if` with returns stages as if-else
                 statement = {"if": "if", "elif": "if"}.get(first, statement)

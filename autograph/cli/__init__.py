@@ -154,7 +154,7 @@ def _dispatch(args: argparse.Namespace, stdin: BinaryIO, stdout: IO[str], stderr
         )
         return run_convert(options, stdin, stdout, stderr)
     if args.command == "explain":
-        return run_explain(args.target, args.args, stdout)
+        return run_explain(args.target, args.args, stdout, stderr)
     options = GraphOptions(args.target, args.args, args.output, args.optimized)
     try:
         return run_graph(options, stdout, stderr)

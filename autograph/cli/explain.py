@@ -41,12 +41,17 @@ def add_explain(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run_explain(target: str, arg_texts: list[str], stdout: IO[str]) -> int:
-    """Print the explanation; 1 if the trace failed."""
+def run_explain(target: str, arg_texts: list[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """Print the explanation; 1 if the trace failed or the module cannot be imported."""
     from autograph.explain import explain
+    from runtime.ir.errors import AutographError
 
     args, kwargs = _arguments(arg_texts)
-    function = _load_target(target)
+    try:
+        function = _load_target(target)
+    except AutographError as error:  # a syntax error in the file: its line, no traceback
+        stderr.write(f"autograph explain: {type(error).__name__}: {error}\n")
+        return 1
     explanation = explain(function, *args, **kwargs)
     stdout.write(f"{explanation}\n")
     return 0 if explanation.error is None else 1

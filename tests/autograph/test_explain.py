@@ -142,3 +142,28 @@ def test_cli_explain():
     out = io.StringIO()
     status = cli_main(["explain", f"{fallbacks.__file__}:staged_in_with", "--arg", "int64[]"], stdout=out)
     assert "traced-in-with" in out.getvalue()
+
+
+def test_python_if_names_its_condition_and_staged_for_its_variables():
+    def h(x, n):
+        if n > 0:
+            x = x + 1
+        for i in ag.range(n):
+            x = x + i
+        return x
+
+    explanation = ag.explain(h, np.int64(0), 2)
+    [python_if] = explanation.by_outcome("python")
+    assert python_if.detail.startswith("the condition `n > 0` is a Python bool (True)")
+    explanation = ag.explain(h, np.int64(0), np.int64(2))
+    statements = {(r.statement, r.detail) for r in explanation.by_outcome("staged")}
+    assert ("if", "cond carrying (x)") in statements
+    assert any(s == "for" and "x" in d for s, d in statements)
+
+
+def test_cli_explain_of_a_file_with_a_syntax_error(tmp_path):
+    bad = tmp_path / "bad_syntax.py"
+    bad.write_text("def f(x):\n    if x > 0\n        return x\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert cli_main(["explain", f"{bad}:f", "--arg", "int64[]"], stdout=out, stderr=err) == 1
+    assert "syntax error" in err.getvalue()
