@@ -52,7 +52,7 @@ def test_python_if_unrolled_loop_side_effects_and_staged_if():
     first = g.__code__.co_firstlineno
     by_line = {(r.line - first, r.outcome): r for r in explanation.records}
     assert "print" in by_line[(1, "side-effect")].detail
-    assert by_line[(2, "python")].detail.startswith("the condition is a Python bool (True)")
+    assert by_line[(2, "python")].detail.startswith("the condition `flag` is a Python bool (True)")
     assert by_line[(4, "unrolled")].detail == "ran 3 times while tracing, adding 3 nodes"
     assert "list.append" in by_line[(5, "side-effect")].detail
     assert by_line[(7, "staged")].detail == "cond carrying (y)"

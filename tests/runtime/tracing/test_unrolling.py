@@ -98,3 +98,15 @@ def test_python_mode_does_not_count():
     finally:
         unrolling.UnrollWatch.__init__ = original
     assert calls == []
+
+
+def test_nested_loops_add_up():
+    @ag.function
+    def f(x):
+        for _i in range(20):
+            for j in range(20):  # 20 iterations at a time, 400 in all
+                x = x + j
+        return x
+
+    with pytest.warns(ag.UnrollWarning, match=r"for loop ran 120 times in all \(it is inside another loop\)"):
+        assert f(np.float64(0)) == 20 * sum(range(20))
