@@ -167,3 +167,21 @@ def test_cli_explain_of_a_file_with_a_syntax_error(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert cli_main(["explain", f"{bad}:f", "--arg", "int64[]"], stdout=out, stderr=err) == 1
     assert "syntax error" in err.getvalue()
+
+
+def _helper_with_loop(x):
+    while x > 10:
+        x = x // 2
+    return x
+
+
+def test_helpers_converted_on_the_way_are_listed():
+    def outer(x):
+        return _helper_with_loop(x) + 1
+
+    explanation = ag.explain(outer, np.int64(100))
+    converted = {r.detail for r in explanation.by_outcome("converted")}
+    assert converted == {"outer", "_helper_with_loop"}
+    [loop] = explanation.by_outcome("staged")
+    assert loop.line == _helper_with_loop.__code__.co_firstlineno + 1
+    assert "functions converted: " in str(explanation)

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograph as ag
 from autograph.tracing.parity import check_parity
@@ -91,3 +93,24 @@ def test_methods_check_too():
     m.w = 5.0
     with pytest.raises(ag.errors.ParityError):
         m(np.float64(3))
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.sampled_from([np.float32, np.float64, np.int64]),
+    st.lists(st.integers(1, 4), min_size=0, max_size=3),
+    st.data(),
+)
+def test_parity_finds_the_first_changed_element(dtype, shape, data):
+    a = np.array(np.arange(int(np.prod(shape))).reshape(shape) % 7, dtype=dtype)
+    check_parity("f", a, a.copy())
+    if a.size == 0:
+        return
+    flat = data.draw(st.integers(0, a.size - 1))
+    b = a.copy()
+    b.flat[flat] += 1
+    index = np.unravel_index(flat, a.shape)
+    with pytest.raises(ag.errors.ParityError) as info:
+        check_parity("f", a, b)
+    where = f" at index {tuple(int(i) for i in index)}" if a.ndim else ""
+    assert f"first difference in the result{where}:" in str(info.value)
