@@ -73,6 +73,43 @@ def watches_of(func: Callable[..., Any], bound: dict[str, Any]) -> list[Watch]:
     globals_ = getattr(func, "__globals__", {})
     cells = dict(zip(code.co_freevars, func.__closure__ or ()))
     watches: dict[tuple, Watch] = {}
+    file = code.co_filename
+    for kind, name, attr, line in _reads(code):
+        if kind == "global":
+            if name not in globals_:
+                continue
+            holder, value = globals_, globals_[name]
+        elif kind == "closure":
+            if name not in cells:
+                continue
+            holder = cells[name]
+            try:
+                value = holder.cell_contents
+            except ValueError:
+                continue
+        else:
+            if name not in bound:
+                continue
+            holder, value = None, bound[name]
+        if attr is not None:
+            _watch_attribute(watches, value, attr, file, line)
+        elif holder is not None and _plain(value):
+            watches.setdefault((kind, name), Watch(kind, name, holder, value, file, line))
+    return list(watches.values())
+
+
+_READS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LOADS = {"LOAD_GLOBAL": "global", "LOAD_NAME": "global", "LOAD_DEREF": "closure",
+          "LOAD_FAST": "local", "LOAD_FAST_CHECK": "local"}
+
+
+def _reads(code: types.CodeType) -> list[tuple[str, str, str | None, int]]:
+    """What `code` (and the code nested in it) reads by name: (kind, name, attribute or None,
+    line); computed once per code object (a function traced again reads the same)."""
+    found = _READS.get(code)
+    if found is not None:
+        return found
+    found = []
     for code_object in _codes(code):
         previous = None
         for ins in dis.get_instructions(code_object):
@@ -81,26 +118,15 @@ def watches_of(func: Callable[..., Any], bound: dict[str, Any]) -> list[Watch]:
                 previous = None
                 continue
             if ins.opname == "LOAD_ATTR" and previous is not None:
-                _watch_attribute(watches, previous, ins.argval, code.co_filename, line)
+                found.append((previous[0], previous[1], ins.argval, line))
             previous = None
-            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in globals_:
-                value = globals_[ins.argval]
-                previous = value
-                if _plain(value):
-                    watches.setdefault(("global", ins.argval), Watch(
-                        "global", ins.argval, globals_, value, code.co_filename, line))
-            elif ins.opname == "LOAD_DEREF" and ins.argval in cells:
-                try:
-                    value = cells[ins.argval].cell_contents
-                except ValueError:
-                    continue
-                previous = value
-                if _plain(value):
-                    watches.setdefault(("closure", ins.argval), Watch(
-                        "closure", ins.argval, cells[ins.argval], value, code.co_filename, line))
-            elif ins.opname in ("LOAD_FAST", "LOAD_FAST_CHECK") and ins.argval in bound:
-                previous = bound[ins.argval]
-    return list(watches.values())
+            kind = _LOADS.get(ins.opname)
+            if kind is not None:
+                previous = (kind, ins.argval)
+                if kind != "local":
+                    found.append((kind, ins.argval, None, line))
+    _READS[code] = found
+    return found
 
 
 def _watch_attribute(watches: dict, obj: Any, attr: str, file: str, line: int) -> None:
