@@ -15,7 +15,9 @@ Everything a user needs is importable from this module (see API.md).
 
 from autograph import errors, onnx, saved_model
 from autograph.api import convert, do_not_convert, to_code
+from autograph.explain import Explanation, explain
 from autograph.gradients import GradientTape, grad, value_and_grad
+from autograph.tracing.captured import CapturedValueWarning
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
 from autograph.tracing.spec import TensorSpec
@@ -29,6 +31,7 @@ from runtime.tracing.fallbacks import TracingSideEffectWarning
 from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.tensor_array import TensorArray
+from runtime.tracing.unrolling import UnrollWarning
 from runtime.tracing.variables import Variable
 
 __all__ = [
@@ -38,12 +41,16 @@ __all__ = [
     "convert",
     "do_not_convert",
     "to_code",
+    "explain",
+    "Explanation",
     "function",
     "functions_run_eagerly",
     "run_functions_eagerly",
     "TensorSpec",
     "RetracingWarning",
+    "CapturedValueWarning",
     "TracingSideEffectWarning",
+    "UnrollWarning",
     "constant",
     "cond",
     "while_loop",

@@ -42,8 +42,10 @@ def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> 
     object or a callable object is converted inside and rewrapped (its
     bound arguments or object go with it), as `ag.function` does.
     `recursive=False` leaves the calls it makes unconverted. `strict=True`:
-    called while a Function traces, what would trace with a warning (a NumPy
-    random draw) is a StagingError instead.
+    called while a Function traces, every fallback (a NumPy random draw, a
+    loop unrolled more than 100 times, a call that could not be converted or
+    left unconverted with control flow, staged control flow inside try/with)
+    is a StagingError instead.
     """
     func = _python_function(func)
     if getattr(func, DO_NOT_CONVERT, False) or getattr(func, "__autograph_converted__", False):

@@ -38,11 +38,12 @@ from autograph.converters.context import Options
 from autograph.live_conversion import convert_live
 from autograph.namespace import build_namespace
 from autograph.random_draws import BUILTIN_METHOD_OWNERS, drawing_target, module_callables
+from autograph.unconverted import as_is, control_flow_line
 from runtime.ir.errors import ConversionError
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.builtins import AS_IS_FOR_PYTHON_VALUES, OVERRIDES, PYTHON_VALUES
 
-__all__ = ["converted_call", "convert_function", "AG", "DO_NOT_CONVERT", "is_convertible"]
+__all__ = ["converted_call", "convert_function", "AG", "DO_NOT_CONVERT", "is_convertible", "why_as_is"]
 
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
 _NEVER_PACKAGES = frozenset({"numpy", "autograph", "runtime", "gast"}) | frozenset(sys.stdlib_module_names)
@@ -87,11 +88,30 @@ def _target(func: types.FunctionType) -> object:
     if is_convertible(func):
         try:
             target = convert_live(func, Options(), AG)
-        except ConversionError:
-            target = func  # no source (or unsupported): run it as Python
+        except ConversionError as error:  # no source (or unsupported): run it as Python
+            target = as_is(func, str(error).partition("\n")[0], failed=True)
+    elif _is_users(func) and control_flow_line(func.__code__) is not None:
+        target = as_is(func, why_as_is(func))  # strict mode refuses it while tracing (see unconverted)
     _TARGETS[func] = target
     _remember(func, target)
     return target
+
+
+def _is_users(func: types.FunctionType) -> bool:
+    module = (getattr(func, "__module__", None) or "").split(".")[0]
+    return (
+        module not in _NEVER_PACKAGES
+        and not getattr(func, "__autograph_function__", False)
+        and not getattr(func, "__autograph_converted__", False)
+        and not func.__code__.co_filename.startswith("<autograph: ")
+    )
+
+
+def why_as_is(func: types.FunctionType) -> str:
+    """Why converted code calls a user function as it is (for ag.explain and strict mode)."""
+    if getattr(func, DO_NOT_CONVERT, False):
+        return "marked do_not_convert"
+    return "a generator or coroutine function" if func.__code__.co_flags & _GENERATOR_FLAGS else "not converted"
 
 
 def _remember(func: types.FunctionType, target: object) -> None:

@@ -1,5 +1,6 @@
 """`ag.errors`: the error types users catch (defined in the runtime, shared by all layers)."""
 
+from autograph.tracing.parity import ParityError
 from runtime.ir.errors import (
     AutographError,
     ConversionError,
@@ -13,5 +14,6 @@ __all__ = [
     "ConversionError",
     "FailedPreconditionError",
     "InvalidArgumentError",
+    "ParityError",
     "StagingError",
 ]

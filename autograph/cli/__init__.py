@@ -1,4 +1,4 @@
-"""The `autograph` command: `autograph convert`, `autograph graph` and `autograph export`.
+"""The `autograph` command: `autograph convert`, `graph`, `export` and `explain`.
 
 Exit status: 0 on success, 1 when a function failed to convert (or a file
 could not be read, decoded, parsed, traced or drawn), 2 on usage errors.
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import IO, BinaryIO
 
 from autograph.cli.convert import ConvertOptions, run_convert
+from autograph.cli.explain import add_explain, run_explain
 from autograph.cli.export import FORMATS, ExportOptions, run_export
 from autograph.cli.graph import GraphOptions, UsageError, run_graph
 
@@ -75,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_convert(commands)
     _add_graph(commands)
     _add_export(commands)
+    add_explain(commands)
     return parser
 
 
@@ -182,6 +184,8 @@ def _dispatch(args: argparse.Namespace, stdin: BinaryIO, stdout: IO[str], stderr
             color=args.color,
         )
         return run_convert(options, stdin, stdout, stderr)
+    if args.command == "explain":
+        return run_explain(args.target, args.args, stdout, stderr)
     try:
         if args.command == "export":
             return run_export(ExportOptions(args.target, args.output, args.format, args.args), stdout, stderr)

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.tracing.captured import check as check_captured
 from autograph.tracing.fast_call import build_fast_call, general_call, hot_class, never
 from autograph.tracing.input_signature import value_for_spec
 from autograph.tracing.keys import Identity, is_tensor_like, is_variable, key_value, leaf_key
@@ -49,6 +50,8 @@ class Static:
 
 class ConcreteFunction:
     """A traced, compiled graph with the signature it was traced for."""
+
+    watches: list = []  # noqa: RUF012 - the captured values a Function's trace read (see captured)
 
     def __init__(
         self,
@@ -139,6 +142,8 @@ class ConcreteFunction:
         if type(self) is ConcreteFunction and self.fast is not never:
             self.__class__ = hot_class(ConcreteFunction, self.fast, self)  # the first call
             return self(*args, **kwargs)
+        if self.watches:  # a captured value changed: warn once (see captured)
+            check_captured(self.name, self.watches)
         values = self._bind(args, kwargs)
         leaves, tree = flatten(values)
         if tree != self.in_tree:

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from autograph.tracing.captured import fast_tests
 from autograph.tracing.keys import PRIMITIVES, Exact, exact_value
 from autograph.tracing.report import user_traceback
 from autograph.tracing.spec import TensorSpec
@@ -134,6 +135,10 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     header, params = _Header.of(cf.signature, inner, names)
     renames = [f"    {g} = {p}" for g, p in zip(inner, params) if g is not None and g != p]
     tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
+    watched = fast_tests(cf.watches, names.bind)  # a captured Python value changed (see captured)
+    if watched is None:
+        return never
+    tests += watched
     tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")  # a trace records, or eager mode
     outputs = ", ".join(generated.outputs)
     lines = [

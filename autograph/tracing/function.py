@@ -32,16 +32,11 @@ from autograph.source.resolution import DECORATOR_MARK
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
+from autograph.tracing.diagnosis import Diagnosed, History, check_captured
 from autograph.tracing.eager import EAGER, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.fast_call import general_call, hot_class, never
 from autograph.tracing.input_signature import InputSignature
-from autograph.tracing.keys import (
-    as_tensor_value,
-    flat_parts,
-    is_tensor_like,
-    key_is_alive,
-    leaf_key,
-)
+from autograph.tracing.keys import as_tensor_value, flat_parts, key_is_alive, leaf_key, spec_of
 from autograph.tracing.report import annotate, autograph_off
 from autograph.tracing.retracing import RetraceMonitor, fits, param_keys, relaxed_specs
 from autograph.tracing.signature import Signature
@@ -66,7 +61,7 @@ _TENSOR_LIKE = (np.ndarray, np.generic, Tensor, TensorSpec)
 _ACTIVE: ContextVar[tuple] = ContextVar("autograph_active_functions", default=())
 
 
-class Function:
+class Function(Diagnosed):
     """A traced and cached version of a Python function (see `function`)."""
 
     __autograph_function__ = True
@@ -79,6 +74,7 @@ class Function:
         reduce_retracing: bool = False,
         follow_type_hints: bool = False,
         strict: bool = False,
+        check: bool = False,
         _instance: Any = None,
         _parent: Function | None = None,
     ) -> None:
@@ -91,9 +87,9 @@ class Function:
             _instance = python_function.__self__
         functools.update_wrapper(self, func, updated=())
         self._func = func
-        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict)
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict, check)
         self._autograph = autograph
-        self._strict = strict
+        self._strict, self._check = strict, check
         self._reduce_retracing = reduce_retracing
         self._parent = _parent
         self._instance = None if _instance is None else _weak(_instance)
@@ -112,6 +108,7 @@ class Function:
         self._relaxed: list[ConcreteFunction] = []
         self._lock = threading.RLock()
         self._monitor = RetraceMonitor(reduce_retracing)
+        self._history = History(reduce_retracing)
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @property
@@ -178,11 +175,11 @@ class Function:
         recorder = active_recorder()
         if recorder is not None:  # an eager GradientTape: run into its graph so it sees every op
             return recorder.call_function(lambda a, k: self._call_inline(a, k), args, kwargs)
-        return self._call_traced(args, kwargs)
+        return self._call_checked(args, kwargs) if self._check else self._call_traced(args, kwargs)
 
     def _use(self, fast: Callable[..., Any]) -> None:
         """Make `fast` (a trace's fast call, or `never`) what the next calls run."""
-        if type(self)._fast is not fast:
+        if type(self)._fast is not fast and not self._check:  # check=True: every call is general
             classes = self._hot_classes
             self.__class__ = classes.get(fast) or classes.setdefault(fast, hot_class(Function, fast, self))
 
@@ -212,8 +209,9 @@ class Function:
     def _hit(self, cf: ConcreteFunction) -> ConcreteFunction:
         """A hit ends the retrace streak; a trace of exactly this key becomes the fast call,
         after `_PATIENCE` hits if another is hot (alternating shapes would switch each call)."""
-        if self._monitor.streak:
-            self._monitor.streak = 0
+        self._monitor.streak = 0
+        if cf.watches:
+            check_captured(self._name, cf.watches)
         fast = cf.fast if cf.exact else never
         if fast is not never and type(self)._fast is not fast:
             if type(self)._fast is never or self._waited >= _PATIENCE:
@@ -290,7 +288,7 @@ class Function:
                 if fits(relaxed, tree, leaves):
                     self._cache[key] = relaxed
                     return self._hit(relaxed)  # no new trace: the retrace streak ends
-            specs = [_spec_of(leaf) for leaf in leaves]
+            specs = [spec_of(leaf) for leaf in leaves]
             if self._reduce_retracing:
                 specs = relaxed_specs(self._traces, tree, leaves, specs) or specs
             cf = self._trace(key, tree, leaves, specs)
@@ -298,10 +296,12 @@ class Function:
             self._use(never)  # the next hit goes the general way, which ends the retrace streak
             if any(s is not None and (s.shape is None or None in s.shape) for s in specs):
                 self._relaxed.append(cf)
-            self._monitor.traced(self._name, param_keys(self._signature.names, tree, leaves))
+            self._monitor.traced(self._name, self._history.records[-1].reason)
             return cf
 
     def _trace(self, key: Any, tree: Any, leaves: list, specs: list) -> ConcreteFunction:
+        keys = param_keys(self._signature.names, tree, leaves)
+        reason = self._history.reason(keys)
         fn = self._traceable()
         if self._instance is not None:
             fn = functools.partial(fn, self._instance())
@@ -321,6 +321,8 @@ class Function:
         finally:
             _ACTIVE.reset(token)
         self._traces.append(cf)
+        cf.watches = self._watches(tree, leaves)
+        self._history.add(self._name, keys, reason)
         return cf
 
     def _signature_trace(self) -> ConcreteFunction:
@@ -380,14 +382,14 @@ def function(
     reduce_retracing: bool = False,
     follow_type_hints: bool = False,
     strict: bool = False,
+    check: bool = False,
 ) -> Any:
     """Decorator: trace `func` into cached graphs (bare, or with keyword options).
 
-    `strict=True`: what would trace with a warning (a NumPy random draw, drawn
-    once while tracing) is a StagingError instead (see runtime.tracing.fallbacks).
-    """
-    options = dict(input_signature=input_signature, autograph=autograph,
-                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints, strict=strict)
+    `strict=True` makes every fallback an error (runtime.tracing.fallbacks); `check=True`
+    compares each call with the plain Python function (parity); see API.md "Diagnostics"."""
+    options = dict(input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing,
+                   follow_type_hints=follow_type_hints, strict=strict, check=check)
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
@@ -401,16 +403,3 @@ def _weak(obj: Any) -> Callable[[], Any]:
         return weakref.ref(obj)
     except TypeError:
         return lambda: obj
-
-
-def _spec_of(leaf: Any) -> TensorSpec | None:
-    if isinstance(leaf, TensorSpec):
-        return leaf
-    if isinstance(leaf, Tensor):
-        raise TypeError(
-            f"{leaf!r} is a Tensor of a trace that has finished (it leaked out of its "
-            f"function, for example through a global); return values from the function instead."
-        )
-    if is_tensor_like(leaf):
-        return TensorSpec.from_value(leaf)
-    return None

@@ -34,6 +34,7 @@ from runtime.ir.input_arrays import native_dtype, plain_array
 from runtime.tracing.tensor import Tensor
 
 __all__ = [
+    "spec_of",
     "Exact",
     "Identity",
     "exact_value",
@@ -197,3 +198,17 @@ def as_tensor_value(value: Any) -> Any:
     if leaves and all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):
         return np.asarray(value)
     return value
+
+
+def spec_of(leaf: Any) -> TensorSpec | None:
+    """The TensorSpec a call's argument leaf traces as (None: a Python value keyed by value)."""
+    if isinstance(leaf, TensorSpec):
+        return leaf
+    if isinstance(leaf, Tensor):
+        raise TypeError(
+            f"{leaf!r} is a Tensor of a trace that has finished (it leaked out of its "
+            f"function, for example through a global); return values from the function instead."
+        )
+    if is_tensor_like(leaf):
+        return TensorSpec.from_value(leaf)
+    return None

@@ -6,8 +6,8 @@ that differ become None), so a Function called with 5 shapes of one rank
 traces at most twice.
 
 `RetraceMonitor` watches consecutive traces: when the last `LIMIT` calls all
-traced, it warns once with a `RetracingWarning` naming the argument whose
-changes caused it.
+traced, it warns once with a `RetracingWarning` naming the reason of the last
+trace (history.retrace_reason: the argument that changed, and how).
 """
 
 from __future__ import annotations
@@ -71,46 +71,30 @@ def relaxed_specs(
 class RetraceMonitor:
     """Counts consecutive traces and warns once when every recent call traced."""
 
-    __slots__ = ("streak", "warned", "last_keys", "changed", "relaxing")
+    __slots__ = ("streak", "warned", "relaxing")
 
     def __init__(self, relaxing: bool = False) -> None:
         self.relaxing = relaxing  # reduce_retracing is on already: the advice leaves it out
         self.streak = 0
         self.warned = False
-        self.last_keys: tuple | None = None
-        self.changed: list[set[str]] = []
 
-    def traced(self, name: str, param_keys: dict[str, Any]) -> None:
-        """Record a trace (a cache miss) with each parameter's part of the key."""
+    def traced(self, name: str, reason: str) -> None:
+        """Record a trace (a cache miss) and why it traced (see history.retrace_reason)."""
         self.streak += 1
-        keys = tuple(param_keys.items())
-        if self.last_keys is not None:
-            before = dict(self.last_keys)
-            self.changed.append({p for p, k in keys if before.get(p) != k})
-            del self.changed[: -(LIMIT - 1)]
-        self.last_keys = keys
         if self.streak >= LIMIT and not self.warned:
             self.warned = True
-            warnings.warn(self._message(name), RetracingWarning, stacklevel=_user_stacklevel())
+            warnings.warn(self._message(name, reason), RetracingWarning, stacklevel=_user_stacklevel())
 
-    def _message(self, name: str) -> str:
-        counts: dict[str, int] = {}
-        for changed in self.changed:
-            for param in changed:
-                counts[param] = counts.get(param, 0) + 1
-        culprits = sorted(counts, key=lambda p: -counts[p])
-        who = (
-            f"the argument {culprits[0]!r} changed at each call" if culprits
-            else "its arguments' key changed at each call"
-        )
+    def _message(self, name: str, reason: str) -> str:
         remedies = (
             "give an input_signature" if self.relaxing
             else "give an input_signature, or use reduce_retracing=True"
         )
         return (
-            f"{LIMIT} of the last {LIMIT} calls to {name} traced a new graph: {who}. Tracing is "
-            f"slow; a Python number is a constant of its trace, so pass values that change as "
-            f"NumPy arrays, {remedies}."
+            f"{LIMIT} of the last {LIMIT} calls to {name} traced a new graph; the last one because "
+            f"{reason}. Tracing is slow; a Python number is a constant of its trace, so pass values "
+            f"that change as NumPy arrays, {remedies}. f.experimental_get_tracing_history() lists "
+            f"every trace and its reason."
         )
 
 

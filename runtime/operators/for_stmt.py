@@ -28,6 +28,8 @@ from runtime.operators.staged_iterables import is_staged_iterable
 from runtime.operators.within import refuse_if_within
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import STEP_ASIDE, is_tracing
+from runtime.tracing.unrolling import UnrollWatch
 
 __all__ = ["for_stmt"]
 
@@ -50,24 +52,28 @@ def for_stmt(
     if type(iter_) not in _PYTHON_ITERABLES and is_staged_iterable(iter_):
         _staged(iter_, extra_test, body, get_state, set_state, names, opts, within)
         return
+    watch = None
+    if STEP_ASIDE[0] and is_tracing():  # a Python loop while tracing unrolls: count it
+        watch = UnrollWatch("for")
+        body = watch.counted(body)
     try:
         if extra_test is None:
             for item in iter_:
                 body(item)
-            return
-        items = iter(iter_)  # a break leaves it where Python's would: no item taken after the body
-        for item in items:
-            flag = body(item)  # the break flag it returns, or None: ask extra_test
-            if flag is not False:
-                if flag is True:
-                    break
-                keep_going = extra_test()
-                if type(keep_going) is not bool and is_staged(keep_going):
-                    if next(items, _END) is not _END:
-                        _tensor_break(keep_going, names, opts)
-                    break
-                if not keep_going:
-                    break
+        else:
+            items = iter(iter_)  # a break leaves it where Python's would: no item taken after the body
+            for item in items:
+                flag = body(item)  # the break flag it returns, or None: ask extra_test
+                if flag is not False:
+                    if flag is True:
+                        break
+                    keep_going = extra_test()
+                    if type(keep_going) is not bool and is_staged(keep_going):
+                        if next(items, _END) is not _END:
+                            _tensor_break(keep_going, names, opts)
+                        break
+                    if not keep_going:
+                        break
     except BaseException as error:
         # a traceback keeps this frame, and so the iterable, alive until the handler ends;
         # the user's loop lets go of it on the way out (a generator's finally runs then)
@@ -76,6 +82,8 @@ def for_stmt(
         if isinstance(error, Exception):
             note_user_code(error)
         raise
+    if watch is not None:
+        watch.done()
 
 
 def _staged(

@@ -20,6 +20,8 @@ from runtime.ir.user_frames import note_user_code
 from runtime.operators.within import refuse_if_within
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
+from runtime.tracing.trace_context import STEP_ASIDE, is_tracing
+from runtime.tracing.unrolling import UnrollWatch
 
 __all__ = ["while_stmt"]
 
@@ -35,6 +37,10 @@ def while_stmt(
 ) -> None:
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest
     (refused `within` a try/with)."""
+    watch = None
+    if STEP_ASIDE[0] and is_tracing():  # a Python loop while tracing unrolls: count it
+        watch = UnrollWatch("while")
+        body = watch.counted(body)
     try:
         while True:
             result = test()
@@ -42,16 +48,18 @@ def while_stmt(
                 body()
                 result = test()
             if result is False:
-                return
+                break
             if is_staged(result):
                 _staged(result, test, body, get_state, set_state, names, opts, within)
                 return
             if not result:
-                return
+                break
             body()
     except Exception as error:
         note_user_code(error)
         raise
+    if watch is not None:
+        watch.done()
 
 
 def _staged(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
+from runtime.operators.within_diagnostics import traced_within
 from runtime.tracing.trace_context import current_graph
 
 __all__ = ["refuse_if_within"]
@@ -44,6 +45,7 @@ def refuse_if_within(within: tuple[str, int] | None, statement: str) -> None:
     `statement`: 'if', 'while', 'for', 'assert', 'conditional expression', "'and'" or "'or'".
     """
     if within is not None and not _is_tape_block(within):
+        traced_within(within, statement)  # ag.explain's record; strict mode's error
         raise _refusal(within, statement)
 
 

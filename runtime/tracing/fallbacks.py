@@ -21,9 +21,9 @@ import warnings
 from contextvars import ContextVar
 
 from runtime.ir.errors import StagingError
-from runtime.ir.origin import Origin, user_frame_origin
+from runtime.ir.origin import Origin, user_frame_origin, user_origin
 
-__all__ = ["TracingSideEffectWarning", "strict_mode", "is_strict", "fall_back"]
+__all__ = ["TracingSideEffectWarning", "strict_mode", "is_strict", "fall_back", "refuse_in_strict"]
 
 _strict: ContextVar[bool] = ContextVar("autograph_strict", default=False)
 
@@ -75,8 +75,24 @@ def fall_back(message: str, category: type[Warning], origin: Origin | None = Non
         warnings.warn(text, category, stacklevel=3)
         return
     module_globals = frame.f_globals if frame is not None else {}
-    warnings.warn_explicit(
+    warnings.warn_explicit(  # `module` must be a str: None drops the warning
         text, category, origin.file, origin.line,
-        module=module_globals.get("__name__"),
+        module=module_globals.get("__name__") or origin.file.rpartition("/")[2].removesuffix(".py"),
         registry=module_globals.setdefault("__warningregistry__", {}) if frame is not None else None,
     )
+
+
+def refuse_in_strict(message: str, origin: Origin | None = None) -> None:
+    """In strict mode, raise `message` (plus the user's line) as a StagingError; else nothing.
+
+    For fallbacks that are silent otherwise (a call left unconverted; ag.explain reports them).
+    """
+    if not _strict.get():
+        return
+    if origin is None:
+        origin = user_origin(2)
+    where = f" at {origin}" if origin is not None else ""
+    excerpt = f"\n{origin.excerpt()}" if origin is not None and origin.text else ""
+    head, _, rest = message.partition("\n")
+    rest = f"\n{rest}" if rest else ""
+    raise StagingError(f"{head}{where}{excerpt}{rest}\nstrict=True makes this an error rather than a silent fallback.")
