@@ -57,6 +57,7 @@ class ConcreteFunction:
         in_plan: tuple,
         out_tree: TreeDef,
         out_plan: tuple,
+        backend: str = "numpy",
     ) -> None:
         from runtime.compile import compile_graph
 
@@ -68,7 +69,13 @@ class ConcreteFunction:
         self.input_positions = tuple(i for i, p in enumerate(in_plan) if isinstance(p, TensorSpec))
         self.out_tree = out_tree
         self.out_plan = out_plan  # per output leaf: index into the graph outputs, or Static
-        self._compiled = compile_graph(graph)
+        self.backend = backend  # which backend runs the graph: "numpy" or "jax"
+        if backend == "jax":
+            from runtime.backends.jax import compile as jax_compile
+
+            self._compiled = jax_compile(graph)
+        else:
+            self._compiled = compile_graph(graph)
         self._single = out_tree == LEAF and isinstance(out_plan[0], int)
         self._ranges = self._compute_ranges()
         self._input_names: list[str] | None = None  # see _bind
@@ -85,8 +92,16 @@ class ConcreteFunction:
     def fast(self) -> Callable[..., Any]:
         """The generated function that checks plain arguments and runs this trace (see fast_call)."""
         if self._fast is None:
-            self._fast = build_fast_call(self)
+            # the fast call inlines the NumPy backend's generated code; other backends are called
+            self._fast = build_fast_call(self) if self.backend == "numpy" else never
         return self._fast
+
+    def lowered_text(self, dialect: str = "stablehlo") -> str:
+        """What the backend compiled: for "jax", StableHLO text or (dialect="jaxpr") the jaxpr;
+        for "numpy", the generated Python source."""
+        if self.backend == "numpy":
+            return self._compiled.source
+        return self._compiled.lowered_text(dialect)
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:

@@ -75,6 +75,7 @@ class Function:
         autograph: bool = True,
         reduce_retracing: bool = False,
         follow_type_hints: bool = False,
+        backend: str = "numpy",
         _instance: Any = None,
         _parent: Function | None = None,
     ) -> None:
@@ -87,7 +88,8 @@ class Function:
             _instance = python_function.__self__
         functools.update_wrapper(self, func, updated=())
         self._func = func
-        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints)
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, backend)
+        self._backend = backend
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
         self._parent = _parent
@@ -299,7 +301,7 @@ class Function:
         token = _ACTIVE.set(_ACTIVE.get() + ((self._identity(), key),))
         try:
             cf = traced_with_variable_policy(
-                lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs),
+                lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs, self._backend),
                 first=not self._traces,
                 name=self._name,
             )
@@ -369,13 +371,34 @@ def function(
     autograph: bool = True,
     reduce_retracing: bool = False,
     follow_type_hints: bool = False,
+    jit_compile: bool = False,
+    backend: str | None = None,
 ) -> Any:
-    """Decorator: trace `func` into cached graphs (bare, or with keyword options)."""
+    """Decorator: trace `func` into cached graphs (bare, or with keyword options).
+
+    `jit_compile=True` (or `backend="jax"`) runs each graph with JAX and XLA
+    (`runtime.backends.jax`); the default backend runs it as Python over NumPy.
+    """
     options = dict(input_signature=input_signature, autograph=autograph,
-                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints)
+                   reduce_retracing=reduce_retracing, follow_type_hints=follow_type_hints,
+                   backend=_backend_name(jit_compile, backend))
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
+
+
+def _backend_name(jit_compile: bool, backend: str | None) -> str:
+    """The backend `function`'s options choose; JAX must be importable for "jax"."""
+    if backend not in (None, "numpy", "jax"):
+        raise ValueError(f"backend must be 'numpy' or 'jax', not {backend!r}")
+    if jit_compile and backend == "numpy":
+        raise ValueError("jit_compile=True compiles with XLA (backend='jax'); it cannot be combined with backend='numpy'")
+    name = "jax" if jit_compile else (backend or "numpy")
+    if name == "jax":
+        from runtime.backends.jax import require_jax
+
+        require_jax()
+    return name
 
 
 def _weak(obj: Any) -> Callable[[], Any]:

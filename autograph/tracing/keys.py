@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from autograph.tracing.spec import TensorSpec
+from runtime.backends.jax import is_device_array
 from runtime.tensor import Tensor
 
 __all__ = [
@@ -85,8 +86,8 @@ def is_variable(value: Any) -> bool:
 
 
 def is_tensor_like(value: Any) -> bool:
-    """Values that become graph inputs (or already are staged)."""
-    return isinstance(value, (np.ndarray, np.generic, Tensor, TensorSpec))
+    """Values that become graph inputs (or already are staged); a `jax.Array` too."""
+    return isinstance(value, (np.ndarray, np.generic, Tensor, TensorSpec)) or is_device_array(value)
 
 
 def leaf_key(value: Any) -> Any:
@@ -98,8 +99,8 @@ def leaf_key(value: Any) -> Any:
         return (kind, _NAN if value != value else value)
     if isinstance(value, np.generic):
         return (value.dtype, ())
-    if isinstance(value, (Tensor, TensorSpec)):
-        return (value.dtype, value.shape)
+    if isinstance(value, (Tensor, TensorSpec)) or is_device_array(value):
+        return (np.dtype(value.dtype), tuple(value.shape))
     return Identity(value)
 
 

@@ -1,0 +1,165 @@
+"""JaxExecutable: a Graph lowered to JAX and run with `jax.jit`, with the NumPy backend's semantics.
+
+- 64-bit dtypes are kept: the graph is traced and run under `jax.enable_x64`,
+  a context manager, so the user's own JAX code keeps its settings;
+- NumPy inputs give NumPy outputs (writable copies, as the NumPy backend
+  returns); `jax.Array` inputs give `jax.Array` outputs, left on their
+  devices and with the shardings XLA propagates from the inputs';
+- Variables go in as arguments and their new values are assigned after the
+  call, so state survives calls as on the NumPy backend;
+- an error a host callback raised (a failed staged assert, an index out of
+  bounds, a py_function's own exception) is raised again as itself, not as
+  JAX's runtime error.
+
+The graph is lowered when the executable is made (so what XLA cannot express
+fails the trace); XLA compiles it at the first call, per input shapes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+
+from runtime.backends.jax import is_device_array
+from runtime.backends.jax.lower import CallbackFailure, Lowering, variables_of
+from runtime.errors import FailedPreconditionError
+from runtime.graph import Graph
+from runtime.ops.registry import get_op
+
+__all__ = ["JaxExecutable"]
+
+_RAISED = "_autograph_raised"
+
+
+class _QuietOwnErrors(logging.Filter):
+    """JAX logs every exception a callback raises; ours are raised again to the caller instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        info = record.exc_info
+        return not (info and info[1] is not None and getattr(info[1], _RAISED, False))
+
+
+_FILTER_INSTALLED = [False]
+
+
+def _install_filter() -> None:
+    if not _FILTER_INSTALLED[0]:
+        for name in ("jax._src.callback", "jax._src.debugging"):
+            logging.getLogger(name).addFilter(_QuietOwnErrors())
+        _FILTER_INSTALLED[0] = True
+
+
+def _effectful(graph: Graph) -> bool:
+    for node in graph.nodes:
+        if node.op in ("print", "py_function"):
+            return True
+        if any(isinstance(v, Graph) and _effectful(v) for v in node.attrs.values()):
+            return True
+    return False
+
+
+class JaxExecutable:
+    """Call with the graph's flat inputs; returns the list of outputs."""
+
+    backend = "jax"
+
+    def __init__(self, graph: Graph) -> None:
+        import jax
+
+        from runtime.optimize import optimize
+
+        _install_filter()
+        self.graph = graph
+        self.lowered_graph = optimize(graph)
+        self.variables = variables_of(self.lowered_graph)
+        self.failure = CallbackFailure()
+        self._effects = _effectful(self.lowered_graph)
+        self._jitted: dict[tuple, Any] = {}
+        self._jax = jax
+        self._lowered = None
+        types = [node.type for node in graph.inputs]
+        if all(t.is_fully_defined and t.dtype != object for t in types):
+            # lowered now: what XLA cannot express fails the trace, not the first call
+            specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
+            flags = self._flags()
+            state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
+            with jax.enable_x64(True):
+                self._lowered = self._function(flags).lower(specs, state)
+
+    def _flags(self) -> tuple[bool, ...]:
+        flags = []
+        for slot in self.variables:
+            variable = slot.ref()
+            flags.append(variable is not None and variable.is_initialized)
+        return tuple(flags)
+
+    def _function(self, flags: tuple[bool, ...]) -> Any:
+        jitted = self._jitted.get(flags)
+        if jitted is None:
+            lowering = Lowering(self.lowered_graph, self.variables, self.failure)
+            jitted = self._jitted[flags] = self._jax.jit(lowering.function(flags))
+        return jitted
+
+    def _state(self) -> list:
+        values = []
+        read = get_op("read_variable").impl
+        for slot in self.variables:
+            variable = slot.ref()
+            if variable is not None and not variable.is_initialized:
+                values.append(np.zeros(slot.type.shape, slot.type.dtype))
+            else:
+                values.append(read(slot.ref, slot.name, slot.origin))
+        return values
+
+    def __call__(self, *args: Any) -> list:
+        jax = self._jax
+        device = any(is_device_array(a) for a in args)
+        state = self._state() if self.variables else []
+        flags = self._flags() if self.variables else ()
+        failure = self.failure
+        failure.errors.clear()
+        with jax.enable_x64(True):
+            try:
+                outputs, new_state = self._function(flags)(list(args), state)
+                if self._effects:
+                    jax.effects_barrier()
+            except Exception as error:
+                if failure.errors:
+                    raised = failure.errors[0]
+                    failure.errors.clear()
+                    raise raised from None
+                if isinstance(error, jax.errors.JaxRuntimeError):
+                    raise FailedPreconditionError(f"XLA failed to run graph {self.graph.name!r}: {error}") from None
+                raise
+        if self.variables:
+            assign = get_op("assign_variable").impl
+            for slot, value in zip(self.variables, new_state):
+                if slot.assigned or slot.initialized_here:
+                    assign(np.array(value), slot.ref, slot.name, slot.origin, "assign")
+        if device:
+            return list(outputs)
+        return [np.array(o) for o in outputs]
+
+    # -- reading ------------------------------------------------------------
+    def lowered_text(self, dialect: str = "stablehlo") -> str:
+        """What XLA compiles: StableHLO text ("stablehlo"), or the jaxpr ("jaxpr")."""
+        if self._lowered is None:
+            raise ValueError(
+                f"graph {self.graph.name!r} has inputs of unknown shape: it is lowered per call shape, "
+                f"so there is no single lowered text; trace it with fixed shapes to read one."
+            )
+        if dialect == "stablehlo":
+            return self._lowered.as_text()
+        if dialect == "jaxpr":
+            jax = self._jax
+            types = [node.type for node in self.graph.inputs]
+            specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
+            state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
+            with jax.enable_x64(True):
+                return str(jax.make_jaxpr(self._function(self._flags()))(specs, state))
+        raise ValueError(f"dialect must be 'stablehlo' or 'jaxpr', not {dialect!r}")
+
+    def __repr__(self) -> str:
+        return f"<JaxExecutable {self.graph.name}>"

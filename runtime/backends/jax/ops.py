@@ -1,0 +1,95 @@
+"""Which jax.numpy callable computes each registered op, and how its dtypes are kept.
+
+Ops made by `runtime.ops.define` remember their NumPy callable and its path
+("np.tanh", "np.linalg.inv", "np.add.reduce"); the same path under
+`jax.numpy` is the counterpart for most of them. The rest are mapped here
+by name, or refused: ops whose output shape depends on the data
+(`np.nonzero`, `np.unique`, ...) cannot be compiled by XLA, which needs
+every shape before it runs.
+
+NumPy's dtype rules are kept by the caller (`lower`): a binary ufunc's
+tensor operands are cast to NumPy's common dtype first, and every result is
+cast to the dtype the graph inferred for its node.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from runtime.ops.registry import Op
+
+__all__ = ["counterpart", "DATA_DEPENDENT", "COMMON_DTYPE_EXEMPT"]
+
+# op name -> what to write instead (the fix of the StagingError)
+DATA_DEPENDENT = {
+    "nonzero": "np.where(mask, x, fill) keeps the shape; np.nonzero's length depends on the data",
+    "argwhere": "np.where(mask, x, fill) keeps the shape; np.argwhere's length depends on the data",
+    "flatnonzero": "np.where(mask, x, fill) keeps the shape; np.flatnonzero's length depends on the data",
+    "unique": "np.sort keeps the shape; np.unique's length depends on the data",
+    "unique_values": "np.sort keeps the shape; np.unique_values's length depends on the data",
+    "bincount": "pass minlength= a constant at least as large as the largest value, or count with "
+                "np.sum(x[:, None] == np.arange(n), axis=0)",
+    "staged_range": "give the range Python-int bounds (known while tracing)",
+    "repeat": "give np.repeat a Python int (or a constant) number of repeats",
+}
+
+# binary ufuncs whose operands NumPy does not bring to one dtype
+COMMON_DTYPE_EXEMPT = frozenset({"ldexp", "left_shift", "right_shift"})
+
+_OUTPUT = re.compile(r"^(\w+)_(\d)$")
+
+
+def counterpart(op: Op, jnp: Any) -> Callable[..., Any] | None:
+    """The jax.numpy callable for `op` (None when there is none)."""
+    special = _SPECIAL.get(op.name)
+    if special is not None:
+        return special(jnp)
+    path = op.path
+    if path is None or not path.startswith("np."):
+        return None
+    target: Any = jnp
+    for part in path[3:].split("."):
+        found = getattr(target, part, None)
+        if found is None:
+            return _one_output(part, target)
+        target = found
+    return target if callable(target) else None
+
+
+def _one_output(part: str, module: Any) -> Callable[..., Any] | None:
+    """`divmod_0`: output 0 of the multi-output function `divmod`."""
+    match = _OUTPUT.match(part)
+    base = getattr(module, match.group(1), None) if match else None
+    if base is None:
+        return None
+    index = int(match.group(2))
+    return lambda *args, **kwargs: base(*args, **kwargs)[index]
+
+
+def _cast(jnp: Any) -> Callable[..., Any]:
+    return lambda a, dtype: jnp.asarray(a).astype(dtype)
+
+
+def _shape(jnp: Any) -> Callable[..., Any]:
+    return lambda a: np.asarray(np.shape(a), np.int64)  # static: shapes are known while lowering
+
+
+def _size(jnp: Any) -> Callable[..., Any]:
+    return lambda a: np.int64(np.size(a)) if not hasattr(a, "size") else np.int64(a.size)
+
+
+def _ndim(jnp: Any) -> Callable[..., Any]:
+    return lambda a: np.int64(np.ndim(a))
+
+
+def _broadcast_arrays(jnp: Any) -> Callable[..., Any]:
+    return lambda *arrays, index: jnp.broadcast_arrays(*arrays)[index]
+
+
+_SPECIAL: dict[str, Callable[[Any], Callable[..., Any]]] = {
+    "cast": _cast, "shape": _shape, "size": _size, "ndim": _ndim, "broadcast_arrays": _broadcast_arrays,
+}
