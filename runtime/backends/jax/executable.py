@@ -24,7 +24,7 @@ import numpy as np
 
 from runtime.backends.jax import is_device_array
 from runtime.backends.jax.lower import CallbackFailure, Lowering, variables_of
-from runtime.errors import FailedPreconditionError
+from runtime.errors import AutographError, FailedPreconditionError
 from runtime.graph import Graph
 from runtime.ops.registry import get_op
 
@@ -49,6 +49,28 @@ def _install_filter() -> None:
         for name in ("jax._src.callback", "jax._src.debugging"):
             logging.getLogger(name).addFilter(_QuietOwnErrors())
         _FILTER_INSTALLED[0] = True
+
+
+def x64(jax: Any) -> Any:
+    """JAX's 64-bit mode as a context manager, for our calls only (its name moved between versions)."""
+    enable = getattr(jax, "enable_x64", None)
+    if enable is None:
+        from jax.experimental import enable_x64 as enable
+    return enable(True)
+
+
+def _runtime_error(jax: Any) -> type:
+    return getattr(jax.errors, "JaxRuntimeError", None) or __import__("jaxlib.xla_extension").xla_extension.XlaRuntimeError
+
+
+def clean(error: BaseException) -> BaseException:
+    """Our error as we raised it: without the note and cause JAX adds to what passes through it."""
+    notes = getattr(error, "__notes__", None)
+    if notes:
+        error.__notes__ = [n for n in notes if "JAX_TRACEBACK_FILTERING" not in n]
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    return error
 
 
 def _effectful(graph: Graph) -> bool:
@@ -85,8 +107,11 @@ class JaxExecutable:
             specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
             flags = self._flags()
             state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
-            with jax.enable_x64(True):
-                self._lowered = self._function(flags).lower(specs, state)
+            with x64(jax):
+                try:
+                    self._lowered = self._function(flags).lower(*specs, *state)
+                except AutographError as error:
+                    raise clean(error) from None
 
     def _flags(self) -> tuple[bool, ...]:
         flags = []
@@ -115,32 +140,45 @@ class JaxExecutable:
 
     def __call__(self, *args: Any) -> list:
         jax = self._jax
-        device = any(is_device_array(a) for a in args)
-        state = self._state() if self.variables else []
-        flags = self._flags() if self.variables else ()
+        plain = True  # NumPy values only: the results go back as NumPy values too
+        for value in args:
+            if value.__class__ is not np.ndarray and not isinstance(value, np.generic):
+                plain = not is_device_array(value)
+                if not plain:
+                    break
+        if self.variables:
+            flags = self._flags()
+            flat = (*args, *self._state())
+        else:
+            flags, flat = (), args
         failure = self.failure
-        failure.errors.clear()
-        with jax.enable_x64(True):
+        if failure.errors:
+            failure.errors.clear()
+        with x64(jax):
             try:
-                outputs, new_state = self._function(flags)(list(args), state)
+                results = self._function(flags)(*flat)
                 if self._effects:
                     jax.effects_barrier()
+            except AutographError as error:
+                raise clean(error) from None
             except Exception as error:
                 if failure.errors:
                     raised = failure.errors[0]
                     failure.errors.clear()
-                    raise raised from None
-                if isinstance(error, jax.errors.JaxRuntimeError):
+                    raise clean(raised) from None
+                if isinstance(error, _runtime_error(jax)):
                     raise FailedPreconditionError(f"XLA failed to run graph {self.graph.name!r}: {error}") from None
                 raise
+        count = len(self.graph.outputs)
         if self.variables:
             assign = get_op("assign_variable").impl
-            for slot, value in zip(self.variables, new_state):
+            for slot, value in zip(self.variables, results[count:]):
                 if slot.assigned or slot.initialized_here:
                     assign(np.array(value), slot.ref, slot.name, slot.origin, "assign")
-        if device:
-            return list(outputs)
-        return [np.array(o) for o in outputs]
+            results = results[:count]
+        if plain:
+            return [np.array(o) for o in results]  # writable, as the NumPy backend's results are
+        return results
 
     # -- reading ------------------------------------------------------------
     def lowered_text(self, dialect: str = "stablehlo") -> str:
@@ -157,8 +195,8 @@ class JaxExecutable:
             types = [node.type for node in self.graph.inputs]
             specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
             state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
-            with jax.enable_x64(True):
-                return str(jax.make_jaxpr(self._function(self._flags()))(specs, state))
+            with x64(jax):
+                return str(jax.make_jaxpr(self._function(self._flags()))(*specs, *state))
         raise ValueError(f"dialect must be 'stablehlo' or 'jaxpr', not {dialect!r}")
 
     def __repr__(self) -> str:

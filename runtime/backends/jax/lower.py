@@ -159,17 +159,23 @@ class Lowering:
 
     # -- entry ------------------------------------------------------------
     def function(self, initialized: tuple[bool, ...]) -> Callable[..., Any]:
-        """f(inputs, variable values) -> (outputs, new variable values), for `jax.jit`."""
+        """f(*inputs, *variable values) -> outputs + new variable values, for `jax.jit`.
 
-        def run(inputs: tuple, state: tuple) -> tuple:
+        Flat positional arguments and one flat list of results: what JAX's
+        dispatch handles fastest.
+        """
+        count = len(self.graph.inputs)
+
+        def run(*flat: Any) -> list:
             self.initialized = list(initialized)
-            outputs, state = self.run_graph(self.graph, list(inputs), {}, list(state))
+            self.ranges = {}
+            outputs, state = self.run_graph(self.graph, list(flat[:count]), {}, list(flat[count:]))
             results = []
             for node, value in zip(self.graph.outputs, outputs):
                 if isinstance(value, TensorArrayBuffer) or value is None:
                     raise staging_error_at(node.origin, "a TensorArray cannot be returned; return ta.stack()")
                 results.append(self.conform(value, node.type))
-            return results, list(state)
+            return results + list(state)
 
         return run
 
@@ -234,7 +240,20 @@ class Lowering:
         ufunc = spec.numpy
         if isinstance(ufunc, np.ufunc) and ufunc.nin == 2 and len(args) == 2 and node.op not in COMMON_DTYPE_EXEMPT:
             args = self._common_dtype(args)
+            if node.op == "power":
+                self._check_power(node, *args)
         return self.conform(fn(*args, **kwargs), node.type)
+
+    def _check_power(self, node: Node, base: Any, exponent: Any) -> None:
+        """An integer to a negative integer power raises, as NumPy does (XLA gives 0 or 1)."""
+        if _dtype(exponent).kind != "i" or _dtype(base).kind not in "iu":
+            return
+        ok = np.all(np.asarray(exponent) >= 0) if _is_static(exponent) else self.jnp.all(exponent >= 0)
+
+        def fail(_: Any) -> None:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+
+        self.check(ok, fail, node, exponent)
 
     def _common_dtype(self, args: Sequence[Any]) -> tuple:
         """The operands in NumPy's common dtype (Python scalars stay weak, as NEP 50 says)."""
@@ -467,6 +486,9 @@ class Lowering:
 
     def _op_ta_write(self, node: Node, values: list, state: list) -> Any:
         buffer, index, value = values
+        if isinstance(buffer, _Collector):  # the one write of a scanned loop (see _scan)
+            row = self.jnp.asarray(value).astype(node.attrs["dtype"])
+            return _Collector(buffer.size, row)
         if buffer.items is None:
             raise staging_error_at(node.origin, "cannot tell this TensorArray's element shape while lowering it")
         jnp = self.jnp
@@ -523,7 +545,8 @@ class Lowering:
                 f"TensorArray holding the new element: keep it, as in ta = ta.write(i, value))"
             )
 
-        self.check(self.jnp.all(buffer.written), fail, node, buffer.written)
+        written = buffer.written
+        self.check(np.all(written) if _is_static(written) else self.jnp.all(written), fail, node, written)
         return buffer.items
 
     def _op_ta_size(self, node: Node, values: list, state: list) -> Any:
@@ -544,6 +567,15 @@ class Lowering:
         true, false = node.attrs["true"], node.attrs["false"]
         if _is_static(pred):
             outputs, new_state = branch(true if bool(np.asarray(pred)) else false)(tuple(state))
+        elif _selectable(node):
+            # both branches are a few pure elementwise ops: computing both and selecting is
+            # what XLA runs fastest (a conditional costs more than such a branch)
+            on_true, _ = branch(true)(tuple(state))
+            on_false, _ = branch(false)(tuple(state))
+            pred = self.jnp.asarray(pred).reshape(()).astype(bool)
+            return tuple(self.lax.select(pred, *self.jnp.broadcast_arrays(a, b)) if not _is_static(a) or not _is_static(b)
+                         or not np.array_equal(a, b) else a
+                         for a, b in zip(on_true, on_false))
         else:
             if pred.shape != ():
                 pred = self.jnp.asarray(pred).reshape(())
@@ -586,6 +618,9 @@ class Lowering:
         if counted is not None:
             index, trips = counted
             self.ranges[body.inputs[index]] = (0, trips - 1)
+            stacked = _stacked_writes(body, index, init, trips)
+            if stacked:
+                return self._scan(node, init, state, trips, stacked, step)
             values, new_state = lax.fori_loop(
                 0, trips, lambda _, carry: step(*carry), (tuple(init), tuple(state))
             )
@@ -605,6 +640,40 @@ class Lowering:
 
         values, new_state, _ = lax.while_loop(test, loop, (tuple(init), tuple(state), jnp.int64(0)))
         state[:] = list(new_state)
+        return tuple(values)
+
+    def _scan(self, node: Node, init: list, state: list, trips: int, stacked: list[int], step: Callable) -> tuple:
+        """A counted loop that writes TensorArrays at its counter as `lax.scan`: each such
+        TensorArray is the scan's stacked output instead of a buffer carried through the loop."""
+        jnp, lax = self.jnp, self.lax
+        kept = [k for k in range(len(init)) if k not in stacked]
+
+        def scan_step(carry: tuple, _: Any) -> tuple:
+            kept_values, carried = carry
+            values = list(init)
+            for k, value in zip(kept, kept_values):
+                values[k] = value
+            for k in stacked:
+                values[k] = _Collector(init[k].size)
+            new_values, new_state = step(tuple(values), carried)
+            rows = tuple(new_values[k].value for k in stacked)
+            return (tuple(new_values[k] for k in kept), new_state), rows
+
+        (kept_values, new_state), rows = lax.scan(
+            scan_step, (tuple(init[k] for k in kept), tuple(state)), None, length=trips
+        )
+        state[:] = list(new_state)
+        values = list(init)
+        for k, value in zip(kept, kept_values):
+            values[k] = value
+        for k, written in zip(stacked, rows):
+            buffer = init[k]
+            if buffer.size == trips:
+                values[k] = TensorArrayBuffer(written, np.ones((trips,), bool), trips)  # static: no check
+            else:
+                items = lax.dynamic_update_slice_in_dim(buffer.items, written, 0, 0)
+                mask = lax.dynamic_update_slice_in_dim(buffer.written, jnp.ones((trips,), bool), 0, 0)
+                values[k] = TensorArrayBuffer(items, mask, buffer.size)
         return tuple(values)
 
     def _loop_value(self, value: Any, inp: Node, loop: Node) -> Any:
@@ -657,6 +726,87 @@ class Lowering:
         )
 
 
+_SELECT_LIMIT = 24  # nodes in both branches, nested ones included
+
+
+def _selectable(cond: Node) -> bool:
+    """Whether a cond may run both branches and select: only pure elementwise work, which
+    cannot fail or show anything whichever branch the data picks (no checks, no effects)."""
+    if any(t.dtype == object for t in cond.type):
+        return False
+    count = 0
+
+    def pure(graph: Graph) -> bool:
+        nonlocal count
+        for node in graph.nodes:
+            count += 1
+            if node.op in ("input", "capture", "constant", "getitem"):
+                continue
+            if node.op == "cond":
+                if not (pure(node.attrs["true"]) and pure(node.attrs["false"])):
+                    return False
+                continue
+            spec = get_op(node.op)
+            if spec.effectful or spec.stateful or not (isinstance(spec.numpy, np.ufunc) or node.op == "cast"):
+                return False
+        return count <= _SELECT_LIMIT
+
+    return pure(cond.attrs["true"]) and pure(cond.attrs["false"])
+
+
+class _Collector:
+    """A TensorArray inside a scanned loop: it only takes the row this iteration writes."""
+
+    __slots__ = ("size", "value")
+
+    def __init__(self, size: int, value: Any = None) -> None:
+        self.size = size
+        self.value = value
+
+
+def _stacked_writes(body: Graph, counter: int, init: list, trips: int) -> list[int]:
+    """Loop variables that are TensorArrays written once per iteration at the counter, and
+    otherwise untouched by the loop: `lax.scan` can stack their rows (see Lowering._scan)."""
+    found = []
+    captured = _captured_anywhere(body)
+    for k, inp in enumerate(body.inputs):
+        buffer = init[k]
+        if not isinstance(buffer, TensorArrayBuffer) or buffer.items is None or buffer.size < trips:
+            continue
+        users = [n for n in body.nodes if any(i is inp for i in n.inputs)]
+        if len(users) != 1 or inp in captured:
+            continue
+        write = users[0]
+        if write.op != "ta_write" or write.inputs[0] is not inp or write.inputs[1] is not body.inputs[counter]:
+            continue
+        if body.outputs[k] is not write or write in captured:
+            continue
+        if any(any(i is write for i in n.inputs) for n in body.nodes) or sum(o is write for o in body.outputs) != 1:
+            continue
+        shape = write.inputs[2].type.shape
+        if shape is None or tuple(shape) != tuple(buffer.items.shape[1:]):
+            continue
+        found.append(k)
+    return found
+
+
+def _captured_anywhere(graph: Graph) -> set:
+    """The nodes of `graph` that a subgraph of it (at any depth) captures."""
+    found: set = set()
+
+    def walk(g: Graph) -> None:
+        for node in g.nodes:
+            for value in node.attrs.values():
+                if isinstance(value, Graph):
+                    for inner in value.nodes:
+                        if inner.op == "capture":
+                            found.add(inner.attrs["outer"])
+                    walk(value)
+
+    walk(graph)
+    return found
+
+
 def _key(item: Any) -> Any:
     if isinstance(item, Node):
         return ("node", id(item))
@@ -666,9 +816,16 @@ def _key(item: Any) -> Any:
 
 
 def _shape(value: Any) -> Any:
+    if isinstance(value, _Collector):
+        return ("row", value.size)
     if isinstance(value, TensorArrayBuffer):
         return (value.size, None if value.items is None else tuple(value.items.shape[1:]))
     return tuple(np.shape(value)) if _is_static(value) else tuple(value.shape)
+
+
+def _dtype(value: Any) -> np.dtype:
+    dtype = getattr(value, "dtype", None)
+    return np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
 
 
 def _host(value: Any) -> Any:

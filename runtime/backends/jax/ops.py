@@ -71,7 +71,47 @@ def _one_output(part: str, module: Any) -> Callable[..., Any] | None:
 
 
 def _cast(jnp: Any) -> Callable[..., Any]:
-    return lambda a, dtype: jnp.asarray(a).astype(dtype)
+    """`astype`; a float that does not fit a signed int type (NaN, inf, too large) becomes the
+    type's minimum, what NumPy gives on x86-64, where XLA would saturate."""
+
+    def cast(a: Any, dtype: Any) -> Any:
+        a = jnp.asarray(a)
+        target = np.dtype(dtype)
+        if a.dtype.kind != "f" or target.kind != "i":
+            return a.astype(target)
+        info = np.iinfo(target)
+        fits = (a >= float(info.min)) & (a < -float(info.min))  # NaN fails both tests
+        return jnp.where(fits, a.astype(target), jnp.asarray(info.min, target))
+
+    return cast
+
+
+def _integer_safe(name: str, zero_result: Callable[[Any, Any], Any] | None = None) -> Callable[[Any], Callable]:
+    """`name` whose integer division by zero gives 0, as NumPy's does (XLA's gives -1 or
+    the dividend); floats are left to IEEE rules."""
+
+    def make(jnp: Any) -> Callable[..., Any]:
+        fn = getattr(jnp, name)
+
+        def call(a: Any, b: Any, **kwargs: Any) -> Any:
+            a, b = jnp.asarray(a), jnp.asarray(b)
+            if np.dtype(jnp.result_type(a, b)).kind not in "iu":
+                return fn(a, b, **kwargs)
+            zero = b == 0
+            result = fn(a, jnp.where(zero, jnp.ones_like(b), b), **kwargs)
+            return jnp.where(zero, jnp.zeros_like(result), result)
+
+        return call
+
+    return make
+
+
+def _divmod(index: int) -> Callable[[Any], Callable]:
+    def make(jnp: Any) -> Callable[..., Any]:
+        ops = (_integer_safe("floor_divide")(jnp), _integer_safe("remainder")(jnp))
+        return lambda a, b, **kwargs: ops[index](a, b, **kwargs)
+
+    return make
 
 
 def _shape(jnp: Any) -> Callable[..., Any]:
@@ -92,4 +132,6 @@ def _broadcast_arrays(jnp: Any) -> Callable[..., Any]:
 
 _SPECIAL: dict[str, Callable[[Any], Callable[..., Any]]] = {
     "cast": _cast, "shape": _shape, "size": _size, "ndim": _ndim, "broadcast_arrays": _broadcast_arrays,
+    "floor_divide": _integer_safe("floor_divide"), "remainder": _integer_safe("remainder"),
+    "fmod": _integer_safe("fmod"), "divmod_0": _divmod(0), "divmod_1": _divmod(1),
 }
