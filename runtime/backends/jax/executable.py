@@ -102,7 +102,8 @@ class JaxExecutable:
         self._jax = jax
         self._lowered = None
         types = [node.type for node in graph.inputs]
-        if all(t.is_fully_defined and t.dtype != object for t in types):
+        ready = all(flag or slot.initialized_here for flag, slot in zip(self._flags(), self.variables))
+        if ready and all(t.is_fully_defined and t.dtype != object for t in types):
             # lowered now: what XLA cannot express fails the trace, not the first call
             specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
             flags = self._flags()
@@ -183,6 +184,12 @@ class JaxExecutable:
     # -- reading ------------------------------------------------------------
     def lowered_text(self, dialect: str = "stablehlo") -> str:
         """What XLA compiles: StableHLO text ("stablehlo"), or the jaxpr ("jaxpr")."""
+        if self._lowered is None and all(n.type.is_fully_defined for n in self.graph.inputs):
+            jax = self._jax
+            specs = [jax.ShapeDtypeStruct(n.type.shape, n.type.dtype) for n in self.graph.inputs]
+            state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
+            with x64(jax):
+                self._lowered = self._function(self._flags()).lower(*specs, *state)
         if self._lowered is None:
             raise ValueError(
                 f"graph {self.graph.name!r} has inputs of unknown shape: it is lowered per call shape, "

@@ -282,14 +282,21 @@ class Lowering:
         if all(_is_static(v) for v in values):
             return self._call(node, values)
         base, key = resolve_call(values, node.attrs)[0]
-        items = key if isinstance(key, tuple) else (key,)
-        self._check_index(node, base, items)
-        if _is_static(base):
-            base = self.jnp.asarray(base)
-        return self.conform(base[key], node.type)
+        items, empty = self._check_index(node, base, key if isinstance(key, tuple) else (key,))
+        base = self.jnp.asarray(base)
+        if empty:
+            # an index into an empty axis always fails its check, which raises where the graph
+            # runs it; a zero-filled axis of length 1 gives the result its shape until then
+            shape = list(base.shape)
+            for axis in empty:
+                shape[axis] = 1
+            base = self.jnp.zeros(shape, base.dtype)
+        return self.conform(base[items if isinstance(key, tuple) else items[0]], node.type)
 
-    def _check_index(self, node: Node, base: Any, items: tuple) -> None:
-        """Integer indices in bounds (XLA would clamp them); a boolean mask refused."""
+    def _check_index(self, node: Node, base: Any, items: tuple) -> tuple[tuple, list[int]]:
+        """Integer indices in bounds, checked where the graph runs (XLA would clamp them); a
+        boolean mask refused. Returns the key, out-of-bounds constants replaced by 0 once
+        their failing check is in place, and the empty axes indexed."""
         rank = len(base.shape)
         consumed = sum(
             (len(i.shape) if hasattr(i, "dtype") and i.dtype == np.bool_ else 1)
@@ -298,6 +305,8 @@ class Lowering:
         axis = 0
         template = node.attrs.get("args", (Slot(0), Slot(1)))[1]
         slots = template if isinstance(template, tuple) else (template,)
+        items = list(items)
+        empty: list[int] = []
         for position, item in enumerate(items):
             if item is None:
                 continue
@@ -315,35 +324,39 @@ class Lowering:
                     )
                 axis += 1
                 continue
-            dtype = getattr(item, "dtype", None)
-            if dtype is not None and dtype == np.bool_ and np.ndim(item) > 0:
+            dtype = _dtype(item)
+            if dtype == np.bool_ and np.ndim(item) > 0:
                 raise staging_error_at(
                     node.origin,
                     "indexing with a boolean mask gives a result whose shape depends on the data, which "
                     "XLA cannot compile; use np.where(mask, x, fill) to keep the shape, or run on the "
                     "NumPy backend (jit_compile=False).",
                 )
-            if dtype is None or _is_static(item):
-                axis += 1
-                continue
             size = base.shape[axis]
             slot = slots[position] if position < len(slots) else None
             known = self.ranges.get(node.inputs[slot.index]) if isinstance(slot, Slot) else None
             if known is not None and -size <= known[0] and known[1] < size:
                 axis += 1
                 continue
-            jnp = self.jnp
-            ok = jnp.all((item >= -size) & (item < size))
-            this_axis = axis
+            if _is_static(item):
+                index = np.asarray(item)
+                ok = bool(np.all((index >= -size) & (index < size)))
+            else:
+                ok = self.jnp.all((item >= -size) & (item < size))
 
-            def fail(index: Any, _axis: int = this_axis, _size: int = size) -> None:
+            def fail(index: Any, _axis: int = axis, _size: int = size) -> None:
                 index = np.asarray(index)
                 bad = index[(index < -_size) | (index >= _size)] if index.ndim else index
                 first = int(np.asarray(bad).ravel()[0])
                 raise IndexError(f"index {first} is out of bounds for axis {_axis} with size {_size}")
 
             self.check(ok, fail, node, item)
+            if size == 0:
+                empty.append(axis)
+            if _is_static(item) and not ok:
+                items[position] = np.zeros_like(np.asarray(item))
             axis += 1
+        return tuple(items), empty
 
     def _op_print(self, node: Node, values: list, state: list) -> None:
         impl, attrs = get_op("print").impl, node.attrs

@@ -312,3 +312,32 @@ def test_integer_to_a_negative_power_raises_as_in_numpy():
     assert jitted(np.int64(2), np.int64(3)) == 8
     with pytest.raises(ValueError, match="negative integer powers"):
         jitted(np.int64(2), np.int64(-1))
+
+
+def test_unknown_dimensions_compile_per_call_shape():
+    spec = ag.TensorSpec(shape=[None], dtype=np.int32)
+    f = ag.function(lambda x: np.where(x % 2 == 0, x // 2, 3 * x + 1), input_signature=(spec,), jit_compile=True)
+    np.testing.assert_array_equal(f(np.int32([1, 2, 3])), [4, 1, 10])
+    np.testing.assert_array_equal(f(np.int32([4, 5, 6, 7])), [2, 16, 3, 22])
+    assert f(np.int32([4])).dtype == np.int32
+    with pytest.raises(ValueError, match="unknown shape"):
+        f.get_concrete_function().lowered_text()
+
+
+def test_a_variable_created_from_a_staged_value_gets_it_at_the_first_run():
+    class Accumulator:
+        def __init__(self):
+            self.total = None
+
+        def __call__(self, x):
+            if self.total is None:
+                self.total = ag.Variable(2.0 * x)
+            self.total.assign_add(x)
+            return self.total.read_value()
+
+    results = []
+    for backend in ("numpy", "jax"):
+        acc = Accumulator()
+        f = ag.function(acc.__call__, backend=backend)
+        results.append((f(np.float64(1.0)), f(np.float64(1.0)), acc.total.numpy()))
+    assert results[0] == results[1] == (3.0, 4.0, 4.0)

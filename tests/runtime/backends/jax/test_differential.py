@@ -16,6 +16,7 @@ reductions, and a loop compounds such differences; rtol 1e-9 for float64
 
 from __future__ import annotations
 
+import collections
 import re
 
 import numpy as np
@@ -65,8 +66,8 @@ def same_printed(a: str, b: str) -> bool:
     return x.shape == y.shape and bool(np.allclose(x, y, rtol=TOLERANCE[np.dtype(np.float32)], atol=0, equal_nan=True))
 
 
-def compare(source: str, inputs: list[tuple], directory) -> str | None:
-    """How the two backends disagree on `f` of `source`, or None."""
+def compare(source: str, inputs: list[tuple], directory, tally: collections.Counter | None = None) -> str | None:
+    """How the two backends disagree on `f` of `source`, or None; `tally` counts how calls ended."""
     original = load(source, directory)
     start = source.find("\ndef f(") + 1
     first = source.count("\n", 0, start) + 1
@@ -83,12 +84,23 @@ def compare(source: str, inputs: list[tuple], directory) -> str | None:
             for call in ("first", "second"):
                 actual = run_quietly(jax_f, args, timeout=60.0)
                 problem = _judge(expected, actual, lines)
+                if tally is not None and call == "first":
+                    tally[_ending(expected, actual)] += 1
                 if problem:
                     return (f"{problem} at the {call} call of f{tuple(args)!r}\n{source}\n"
                             f"  numpy: {expected.describe()}\n  jax:   {actual.describe()}")
     finally:
         unload(original)
     return None
+
+
+def _ending(expected, actual) -> str:
+    if actual.error is None:
+        return "matched"
+    if expected.error is not None:
+        return f"raised {expected.error.__name__} both ways"
+    reason = re.sub(r"\S*\.py:\d+", "<line>", actual.message.splitlines()[0])
+    return f"refused by XLA: {reason[:110]}"
 
 
 def _judge(expected, actual, lines) -> str | None:
