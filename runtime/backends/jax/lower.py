@@ -47,6 +47,7 @@ from runtime.backends.jax.ops import COMMON_DTYPE_EXEMPT, DATA_DEPENDENT, counte
 __all__ = ["Lowering", "VariableSlot", "variables_of", "staging_error_at", "CallbackFailure", "TensorArrayBuffer"]
 
 _STATIC = (np.ndarray, np.generic, int, float, bool, complex)
+_NOT_FOLDED = object()
 
 
 class CallbackFailure:
@@ -211,7 +212,7 @@ class Lowering:
         method = getattr(self, "_op_" + op, None)
         if method is not None:
             return method(node, values, state)
-        if op in DATA_DEPENDENT and not all(_is_static(v) for v in values):
+        if op in DATA_DEPENDENT and self._data_dependent(node, values):
             raise staging_error_at(
                 node.origin,
                 f"{get_op(op).path or op} gives a result whose shape depends on the data, which XLA "
@@ -220,11 +221,35 @@ class Lowering:
             )
         return self._call(node, values)
 
+    @staticmethod
+    def _data_dependent(node: Node, values: list) -> bool:
+        """Whether this call's output shape depends on run-time values (np.repeat: its repeats)."""
+        if node.op == "repeat":
+            args, kwargs = resolve_call(values, node.attrs)
+            repeats = args[1] if len(args) > 1 else kwargs.get("repeats")
+            return not _is_static(repeats)
+        return not all(_is_static(v) for v in values)
+
+    def _fold(self, node: Node, values: list) -> Any:
+        """The op computed now by NumPy, when every input is known while lowering (else _NOT_FOLDED).
+
+        An op that raises (an index out of bounds) is left to run, and raise, where the graph runs it.
+        """
+        spec = get_op(node.op)
+        if spec.effectful or spec.stateful or not all(_is_static(v) for v in values):
+            return _NOT_FOLDED
+        try:
+            with np.errstate(all="ignore"):
+                return self.conform(spec.impl(*values, **node.attrs), node.type)
+        except Exception:  # noqa: BLE001 - whatever NumPy raises, the graph raises when it runs
+            return _NOT_FOLDED
+
     # -- ops ---------------------------------------------------------------
     def _call(self, node: Node, values: list) -> Any:
         spec = get_op(node.op)
-        if all(_is_static(v) for v in values) and not spec.effectful and not spec.stateful:
-            return self.conform(spec.impl(*values, **node.attrs), node.type)  # known now: NumPy itself
+        folded = self._fold(node, values)
+        if folded is not _NOT_FOLDED:
+            return folded
         fn = self._functions.get(node.op)
         if fn is None:
             fn = counterpart(spec, self.jnp)
@@ -279,8 +304,9 @@ class Lowering:
         return value
 
     def _op_index(self, node: Node, values: list, state: list) -> Any:
-        if all(_is_static(v) for v in values):
-            return self._call(node, values)
+        folded = self._fold(node, values)
+        if folded is not _NOT_FOLDED:
+            return folded
         base, key = resolve_call(values, node.attrs)[0]
         items, empty = self._check_index(node, base, key if isinstance(key, tuple) else (key,))
         base = self.jnp.asarray(base)

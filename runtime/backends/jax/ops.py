@@ -45,12 +45,20 @@ _OUTPUT = re.compile(r"^(\w+)_(\d)$")
 
 def counterpart(op: Op, jnp: Any) -> Callable[..., Any] | None:
     """The jax.numpy callable for `op` (None when there is none)."""
+    if op.name in _REFUSED:
+        return None
     special = _SPECIAL.get(op.name)
     if special is not None:
         return special(jnp)
     path = op.path
     if path is None or not path.startswith("np."):
         return None
+    method = _METHOD.match(path)
+    if method is not None:
+        native = getattr(getattr(jnp, method.group(1), None), method.group(2), None)
+        base = getattr(jnp, method.group(1), None)
+        if native is None and base is not None:
+            return _ufunc_method(base, method.group(2), jnp)
     target: Any = jnp
     for part in path[3:].split("."):
         found = getattr(target, part, None)
@@ -58,6 +66,50 @@ def counterpart(op: Op, jnp: Any) -> Callable[..., Any] | None:
             return _one_output(part, target)
         target = found
     return target if callable(target) else None
+
+
+# NumPy folds these in an order of its own on contiguous 1-d input (np.power.reduce([2., 3., 2.])
+# is 4.0): no fold in program order gives its answers
+_REFUSED = frozenset(
+    f"{name}_{method}" for name in ("power", "float_power", "arctan2", "ldexp") for method in ("reduce", "accumulate")
+)
+_METHOD = re.compile(r"^np\.(\w+)\.(reduce|accumulate|outer)$")
+
+
+def _ufunc_method(fn: Callable[..., Any], method: str, jnp: Any) -> Callable[..., Any]:
+    """`np.<ufunc>.reduce/accumulate/outer` for a jax.numpy function that is no ufunc object.
+
+    reduce and accumulate fold in order, from the first element, as NumPy does (a tree
+    reduction would change the answer of a non-associative op such as power or divide).
+    """
+    from jax import lax
+
+    if method == "outer":
+        def outer(a: Any, b: Any) -> Any:
+            a, b = jnp.asarray(a), jnp.asarray(b)
+            return fn(jnp.reshape(a, a.shape + (1,) * b.ndim), b)
+
+        return outer
+
+    def fold(a: Any, axis: Any = 0, dtype: Any = None, keepdims: bool = False) -> Any:
+        a = jnp.asarray(a) if dtype is None else jnp.asarray(a).astype(dtype)
+        if axis is None:
+            a, axis = jnp.ravel(a), 0
+        moved = jnp.moveaxis(a, axis, 0)
+        moved = moved.astype(fn(moved[:1], moved[:1]).dtype)  # the dtype NumPy's loop computes in
+        if moved.shape[0] == 0:
+            raise ValueError(f"np.{fn.__name__}.{method} of an empty axis has no identity to start from")
+
+        def step(carry: Any, row: Any) -> tuple:
+            new = fn(carry, row).astype(carry.dtype)
+            return new, new
+
+        last, rows = lax.scan(step, moved[0], moved[1:])
+        if method == "reduce":
+            return jnp.expand_dims(last, axis) if keepdims else last
+        return jnp.moveaxis(jnp.concatenate([moved[:1], rows]), 0, axis)
+
+    return fold
 
 
 def _one_output(part: str, module: Any) -> Callable[..., Any] | None:

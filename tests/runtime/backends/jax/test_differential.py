@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import HealthCheck, Phase, given, note, reject, seed, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("jax")
@@ -29,6 +29,7 @@ pytest.importorskip("jax")
 import autograph as ag  # noqa: E402
 from runtime.errors import AutographError  # noqa: E402
 from tests.autograph.differential import _same_error, load, unload  # noqa: E402
+from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed  # noqa: E402
 from tests.autograph.staged_differential import TimedOut, names_user_line, run_quietly  # noqa: E402
 from tests.autograph.staged_programs import staged_inputs, staged_programs  # noqa: E402
 
@@ -132,6 +133,39 @@ def test_fuzzed_programs_agree_with_the_numpy_backend(data, directory):
     program = data.draw(staged_programs(), label="program")
     inputs = data.draw(st.lists(staged_inputs(program.kinds), min_size=1, max_size=2), label="inputs")
     problem = compare(program.source, inputs, directory)
+    assert problem is None, problem
+
+
+_SEED = run_seed()
+_LONG_RUN_PROGRAMS = 2_000
+
+
+@pytest.fixture(scope="module")
+def tally(pytestconfig):
+    """How the long run's calls ended (matched, refused by XLA with which reason), printed at its end."""
+    counts: collections.Counter = collections.Counter()
+    yield counts
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+    with capture.global_and_fixture_disabled():
+        print(f"\nXLA backend differential ({rerun_hint(_SEED)}): {sum(counts.values())} calls ended so:")
+        for ending, count in counts.most_common(20):
+            print(f"{count:8d}  {ending}")
+
+
+@pytest.mark.slow
+@seed(_SEED)
+@settings(max_examples=_LONG_RUN_PROGRAMS, deadline=None, database=example_database(),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+          print_blob=True)
+@given(data=st.data())
+def test_fuzzed_programs_agree_with_the_numpy_backend_long_run(data, directory, tally):
+    """`make fuzz`: many fresh programs on both backends; failures are kept in .fuzz/seed-<seed>/."""
+    note(rerun_hint(_SEED))
+    program = data.draw(staged_programs(), label="program")
+    inputs = data.draw(st.lists(staged_inputs(program.kinds), min_size=1, max_size=3), label="inputs")
+    problem = compare(program.source, inputs, directory, tally)
+    if problem is not None:
+        FailureLog(_SEED).record(f"XLA backend differential: {problem}", program.source)
     assert problem is None, problem
 
 
