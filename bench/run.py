@@ -14,7 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from bench import call_overhead, conversion, first_call, node_counts, python_mode, staged_loops, xla_backend
+from bench import (
+    call_overhead,
+    conversion,
+    first_call,
+    node_counts,
+    python_mode,
+    staged_loops,
+    xla_backend,
+)
 from bench.harness import Config
 from bench.machine import machine_line
 from bench.peer_process import Peers, peers_available

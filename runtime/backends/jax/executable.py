@@ -89,7 +89,6 @@ class JaxExecutable:
 
     def __init__(self, graph: Graph) -> None:
         import jax
-
         from runtime.optimize import optimize
 
         _install_filter()

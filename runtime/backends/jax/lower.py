@@ -35,14 +35,13 @@ from typing import Any
 
 import numpy as np
 
+from runtime.backends.jax.ops import COMMON_DTYPE_EXEMPT, DATA_DEPENDENT, counterpart
 from runtime.errors import AutographError, InvalidArgumentError, StagingError
 from runtime.graph import Graph, Node
 from runtime.ops.calls import Slot, Weak, resolve_call
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
 from runtime.types import TensorType
-
-from runtime.backends.jax.ops import COMMON_DTYPE_EXEMPT, DATA_DEPENDENT, counterpart
 
 __all__ = ["Lowering", "VariableSlot", "variables_of", "staging_error_at", "CallbackFailure", "TensorArrayBuffer"]
 
@@ -640,7 +639,7 @@ class Lowering:
         def step(values: tuple, carried: tuple) -> tuple:
             outputs, new_state = self.run_graph(body, list(values), env, list(carried))
             result = []
-            for value, out, inp, before in zip(outputs, body.outputs, body.inputs, values):
+            for value, inp, before in zip(outputs, body.inputs, values):
                 value = self._loop_value(value, inp, node)
                 if _shape(value) != _shape(before):
                     raise staging_error_at(
