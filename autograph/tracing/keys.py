@@ -99,7 +99,9 @@ def leaf_key(value: Any) -> Any:
         return (kind, _NAN if value != value else value)
     if isinstance(value, np.generic):
         return (value.dtype, ())
-    if isinstance(value, (Tensor, TensorSpec)) or is_device_array(value):
+    if isinstance(value, (Tensor, TensorSpec)):
+        return (value.dtype, value.shape)
+    if is_device_array(value):
         return (np.dtype(value.dtype), tuple(value.shape))
     return Identity(value)
 

@@ -103,15 +103,18 @@ class JaxExecutable:
         types = [node.type for node in graph.inputs]
         ready = all(flag or slot.initialized_here for flag, slot in zip(self._flags(), self.variables))
         if ready and all(t.is_fully_defined and t.dtype != object for t in types):
-            # lowered now: what XLA cannot express fails the trace, not the first call
-            specs = [jax.ShapeDtypeStruct(t.shape, t.dtype) for t in types]
-            flags = self._flags()
-            state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
-            with x64(jax):
-                try:
-                    self._lowered = self._function(flags).lower(*specs, *state)
-                except AutographError as error:
-                    raise clean(error) from None
+            self._lower()  # now: what XLA cannot express fails the trace, not the first call
+
+    def _lower(self) -> None:
+        """Trace and lower the graph for its input types (XLA compiles it at the first call)."""
+        jax = self._jax
+        specs = [jax.ShapeDtypeStruct(n.type.shape, n.type.dtype) for n in self.graph.inputs]
+        state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
+        with x64(jax):
+            try:
+                self._lowered = self._function(self._flags()).lower(*specs, *state)
+            except AutographError as error:
+                raise clean(error) from None
 
     def _flags(self) -> tuple[bool, ...]:
         flags = []
@@ -159,6 +162,10 @@ class JaxExecutable:
                 results = self._function(flags)(*flat)
                 if self._effects:
                     jax.effects_barrier()
+                if failure.used:  # a check may fail: it raises at this call, not at a later read
+                    results = jax.block_until_ready(results)
+                if plain:
+                    results = [np.array(o) for o in results]  # writable, as the NumPy backend's are
             except AutographError as error:
                 raise clean(error) from None
             except Exception as error:
@@ -174,21 +181,15 @@ class JaxExecutable:
             assign = get_op("assign_variable").impl
             for slot, value in zip(self.variables, results[count:]):
                 if slot.assigned or slot.initialized_here:
-                    assign(np.array(value), slot.ref, slot.name, slot.origin, "assign")
+                    assign(np.array(value), slot.ref, slot.name, slot.origin, "assign")  # a copy: ours
             results = results[:count]
-        if plain:
-            return [np.array(o) for o in results]  # writable, as the NumPy backend's results are
         return results
 
     # -- reading ------------------------------------------------------------
     def lowered_text(self, dialect: str = "stablehlo") -> str:
         """What XLA compiles: StableHLO text ("stablehlo"), or the jaxpr ("jaxpr")."""
         if self._lowered is None and all(n.type.is_fully_defined for n in self.graph.inputs):
-            jax = self._jax
-            specs = [jax.ShapeDtypeStruct(n.type.shape, n.type.dtype) for n in self.graph.inputs]
-            state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
-            with x64(jax):
-                self._lowered = self._function(self._flags()).lower(*specs, *state)
+            self._lower()
         if self._lowered is None:
             raise ValueError(
                 f"graph {self.graph.name!r} has inputs of unknown shape: it is lowered per call shape, "

@@ -54,6 +54,7 @@ class CallbackFailure:
 
     def __init__(self) -> None:
         self.errors: list[BaseException] = []
+        self.used = False  # whether the lowered program calls back at all (then calls wait for it)
 
 
 def staging_error_at(origin: Origin | None, message: str) -> StagingError:
@@ -402,6 +403,7 @@ class Lowering:
             )
         impl = get_op("py_function").impl
         failure = self.failure
+        failure.used = True
 
         def call(*arrays: Any) -> None:
             try:
@@ -435,6 +437,7 @@ class Lowering:
         from jax.experimental import io_callback
 
         failure, origin = self.failure, node.origin
+        failure.used = True
 
         def raise_it(*arrays: Any) -> None:
             try:
@@ -666,17 +669,18 @@ class Lowering:
             return tuple(values)
 
         def test(carry: tuple) -> Any:
-            values, carried, iterations = carry
+            values, carried, *iterations = carry
             outputs, _ = self.run_graph(cond, list(values), env, list(carried))
             keep = jnp.asarray(outputs[0]).reshape(()).astype(bool)
-            return keep if limit is None else keep & (iterations < limit)
+            return keep if limit is None else keep & (iterations[0] < limit)
 
         def loop(carry: tuple) -> tuple:
-            values, carried, iterations = carry
+            values, carried, *iterations = carry
             values, carried = step(values, carried)
-            return values, carried, iterations + 1
+            return (values, carried, *(i + 1 for i in iterations))
 
-        values, new_state, _ = lax.while_loop(test, loop, (tuple(init), tuple(state), jnp.int64(0)))
+        counter = () if limit is None else (jnp.int64(0),)  # maximum_iterations counts iterations
+        values, new_state, *_ = lax.while_loop(test, loop, (tuple(init), tuple(state), *counter))
         state[:] = list(new_state)
         return tuple(values)
 

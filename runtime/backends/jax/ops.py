@@ -146,6 +146,8 @@ def _integer_safe(name: str, zero_result: Callable[[Any, Any], Any] | None = Non
         fn = getattr(jnp, name)
 
         def call(a: Any, b: Any, **kwargs: Any) -> Any:
+            if isinstance(b, (int, float, np.ndarray, np.generic)) and np.all(np.asarray(b) != 0):
+                return fn(a, b, **kwargs)  # a constant divisor that is never zero
             a, b = jnp.asarray(a), jnp.asarray(b)
             if np.dtype(jnp.result_type(a, b)).kind not in "iu":
                 return fn(a, b, **kwargs)

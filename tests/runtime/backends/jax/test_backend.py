@@ -341,3 +341,17 @@ def test_a_variable_created_from_a_staged_value_gets_it_at_the_first_run():
         f = ag.function(acc.__call__, backend=backend)
         results.append((f(np.float64(1.0)), f(np.float64(1.0)), acc.total.numpy()))
     assert results[0] == results[1] == (3.0, 4.0, 4.0)
+
+
+def test_ufunc_methods_fold_in_numpy_order():
+    def f(x, m):
+        return (np.divide.accumulate(x), np.subtract.reduce(x), np.greater.outer(x, x),
+                np.hypot.reduce(m, axis=1), np.fmax.accumulate(m, axis=1), np.add.reduce(m, axis=None),
+                np.divide.reduce(np.arange(1, 5)), np.repeat(x, 2))
+
+    expected, actual = both(f, np.array([8.0, 2.0, 3.0, 5.0]), np.arange(1.0, 7.0).reshape(2, 3))
+    for e, a in zip(expected, actual):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        np.testing.assert_allclose(a, e, rtol=1e-12)
+    assert "np.power.reduce" in refusal(lambda x: np.power.reduce(x), np.float64([2.0, 3.0, 2.0]))
+    assert "np.repeat" in refusal(lambda x: np.repeat(x, x.astype(np.int64)), np.float64([1.0, 2.0]))
