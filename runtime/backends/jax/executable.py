@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.jax import is_device_array
-from runtime.backends.jax.lower import CallbackFailure, Lowering, variables_of
+from runtime.backends.jax.lower import CallbackFailure, Lowering, _check_kind, variables_of
 from runtime.errors import AutographError, FailedPreconditionError
 from runtime.graph import Graph
 from runtime.ops.registry import get_op
@@ -101,6 +101,8 @@ class JaxExecutable:
         self._jax = jax
         self._lowered = None
         types = [node.type for node in graph.inputs]
+        for node in graph.inputs:
+            _check_kind(node)
         ready = all(flag or slot.initialized_here for flag, slot in zip(self._flags(), self.variables))
         if ready and all(t.is_fully_defined and t.dtype != object for t in types):
             self._lower()  # now: what XLA cannot express fails the trace, not the first call

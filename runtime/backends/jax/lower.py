@@ -41,7 +41,7 @@ from runtime.graph import Graph, Node
 from runtime.ops.calls import Slot, Weak, resolve_call
 from runtime.ops.registry import get_op
 from runtime.origin import Origin
-from runtime.types import TensorType
+from runtime.types import TensorType, dtype_label
 
 __all__ = ["Lowering", "VariableSlot", "variables_of", "staging_error_at", "CallbackFailure", "TensorArrayBuffer"]
 
@@ -184,6 +184,7 @@ class Lowering:
     def run_graph(self, graph: Graph, args: list, outer: dict, state: list) -> tuple[list, list]:
         env: dict[Node, Any] = dict(zip(graph.inputs, args))
         for node in graph.nodes:
+            _check_kind(node)
             op = node.op
             if op == "input":
                 continue
@@ -863,6 +864,18 @@ def _shape(value: Any) -> Any:
     if isinstance(value, TensorArrayBuffer):
         return (value.size, None if value.items is None else tuple(value.items.shape[1:]))
     return tuple(np.shape(value)) if _is_static(value) else tuple(value.shape)
+
+
+def _check_kind(node: Node) -> None:
+    """Numbers and bools only: XLA has no text, bytes or datetime arrays."""
+    for type_ in node.type if isinstance(node.type, tuple) else (node.type,):
+        if type_.dtype.kind not in "biufcO":
+            raise staging_error_at(
+                node.origin,
+                f"{'the input ' + repr(node.name) if node.op == 'input' else 'this value'} is a "
+                f"{dtype_label(type_.dtype)} tensor, and XLA computes on numbers and bools only; keep text and "
+                f"dates out of the function, or run it on the NumPy backend (jit_compile=False).",
+            )
 
 
 def _dtype(value: Any) -> np.dtype:

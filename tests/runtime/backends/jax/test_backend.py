@@ -355,3 +355,9 @@ def test_ufunc_methods_fold_in_numpy_order():
         np.testing.assert_allclose(a, e, rtol=1e-12)
     assert "np.power.reduce" in refusal(lambda x: np.power.reduce(x), np.float64([2.0, 3.0, 2.0]))
     assert "np.repeat" in refusal(lambda x: np.repeat(x, x.astype(np.int64)), np.float64([1.0, 2.0]))
+
+
+def test_text_inputs_are_refused_and_functions_without_inputs_run():
+    with pytest.raises(StagingError, match="string tensor.*jit_compile=False"):
+        ag.function(lambda s, x: x + 1, jit_compile=True)(np.str_("abc"), np.int64(1))
+    assert ag.function(lambda: np.int64(3) * 2, jit_compile=True)() == 6
