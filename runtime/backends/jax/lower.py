@@ -268,7 +268,14 @@ class Lowering:
             args = self._common_dtype(args)
             if node.op == "power":
                 self._check_power(node, *args)
-        return self.conform(fn(*args, **kwargs), node.type)
+        try:
+            result = fn(*args, **kwargs)
+        except TypeError as error:
+            if "requires ndarray or scalar arguments" not in str(error):
+                raise
+            # NumPy reads a tuple of numbers as an array (np.isin(x, [1, 2])); jax.numpy wants arrays
+            result = fn(*[np.asarray(a) if isinstance(a, tuple) else a for a in args], **kwargs)
+        return self.conform(result, node.type)
 
     def _check_power(self, node: Node, base: Any, exponent: Any) -> None:
         """An integer to a negative integer power raises, as NumPy does (XLA gives 0 or 1)."""

@@ -361,3 +361,13 @@ def test_text_inputs_are_refused_and_functions_without_inputs_run():
     with pytest.raises(StagingError, match="string tensor.*jit_compile=False"):
         ag.function(lambda s, x: x + 1, jit_compile=True)(np.str_("abc"), np.int64(1))
     assert ag.function(lambda: np.int64(3) * 2, jit_compile=True)() == 6
+
+
+def test_a_list_of_numbers_is_an_array_argument():
+    def f(x):
+        return np.isin(x, [1, 2, 3]), np.where(np.isin(x, [2]), x, 0)
+
+    expected, actual = both(f, np.int64([0, 1, 2, 5]))
+    for e, a in zip(expected, actual):
+        np.testing.assert_array_equal(a, e)
+        assert a.dtype == e.dtype
