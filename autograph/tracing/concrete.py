@@ -92,8 +92,7 @@ class ConcreteFunction:
     def fast(self) -> Callable[..., Any]:
         """The generated function that checks plain arguments and runs this trace (see fast_call)."""
         if self._fast is None:
-            # the fast call inlines the NumPy backend's generated code; other backends are called
-            self._fast = build_fast_call(self) if self.backend == "numpy" else never
+            self._fast = build_fast_call(self)  # NumPy: the generated code inlined; others: called
         return self._fast
 
     def lowered_text(self, dialect: str = "stablehlo") -> str:

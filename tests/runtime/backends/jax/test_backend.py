@@ -371,3 +371,21 @@ def test_a_list_of_numbers_is_an_array_argument():
     for e, a in zip(expected, actual):
         np.testing.assert_array_equal(a, e)
         assert a.dtype == e.dtype
+
+
+def test_cache_hits_take_the_fast_call_and_misses_the_general_path():
+    from autograph.tracing.fast_call import never
+
+    @ag.function(jit_compile=True)
+    def f(x, n):
+        assert n > 0, "n must be positive"
+        return x * n
+
+    x = np.float32([1.0, 2.0])
+    f(x, np.int64(2))
+    np.testing.assert_array_equal(f(x, np.int64(3)), [3.0, 6.0])
+    assert type(f)._fast is not never
+    assert f(np.float64(1.5), np.int64(2)) == 3.0  # another trace, through the general path
+    with pytest.raises(InvalidArgumentError, match="n must be positive"):
+        f(x, np.int64(0))
+    assert f.experimental_get_tracing_count() == 2
