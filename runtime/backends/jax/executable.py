@@ -100,6 +100,8 @@ class JaxExecutable:
         self._jitted: dict[tuple, Any] = {}
         self._jax = jax
         self._lowered = None
+        self._lowered_flags: tuple | None = None  # the Variables' state the lowering was made for
+        self._compiled = None  # XLA's executable of `_lowered`, built at the first call it serves
         types = [node.type for node in graph.inputs]
         for node in graph.inputs:
             _check_kind(node)
@@ -112,11 +114,13 @@ class JaxExecutable:
         jax = self._jax
         specs = [jax.ShapeDtypeStruct(n.type.shape, n.type.dtype) for n in self.graph.inputs]
         state = [jax.ShapeDtypeStruct(s.type.shape, s.type.dtype) for s in self.variables]
+        flags = self._flags()
         with x64(jax):
             try:
-                self._lowered = self._function(self._flags()).lower(*specs, *state)
+                self._lowered = self._function(flags).lower(*specs, *state)
             except AutographError as error:
                 raise clean(error) from None
+        self._lowered_flags = flags
 
     def _flags(self) -> tuple[bool, ...]:
         flags = []
@@ -161,7 +165,15 @@ class JaxExecutable:
             failure.errors.clear()
         with x64(jax):
             try:
-                results = self._function(flags)(*flat)
+                if plain and flags == self._lowered_flags:
+                    # NumPy values of the traced types: XLA's executable of the lowering made at
+                    # the trace, called directly (jit would lower again, and dispatches slower)
+                    compiled = self._compiled
+                    if compiled is None:
+                        compiled = self._compiled = self._lowered.compile()
+                    results = compiled(*flat)
+                else:  # jax.Arrays (their shardings decide the compilation) or another state
+                    results = self._function(flags)(*flat)
                 if self._effects:
                     jax.effects_barrier()
                 if failure.used:  # a check may fail: it raises at this call, not at a later read
