@@ -165,9 +165,10 @@ class JaxExecutable:
             failure.errors.clear()
         with x64(jax):
             try:
-                if plain and flags == self._lowered_flags:
+                if plain and flags == self._lowered_flags and not (failure.used or self._effects):
                     # NumPy values of the traced types: XLA's executable of the lowering made at
-                    # the trace, called directly (jit would lower again, and dispatches slower)
+                    # the trace, called directly (jit would lower again, and dispatches slower);
+                    # not with host callbacks, whose ordering token an AOT call does not pass
                     compiled = self._compiled
                     if compiled is None:
                         compiled = self._compiled = self._lowered.compile()

@@ -389,3 +389,17 @@ def test_cache_hits_take_the_fast_call_and_misses_the_general_path():
     with pytest.raises(InvalidArgumentError, match="n must be positive"):
         f(x, np.int64(0))
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_a_print_in_a_loop_that_never_runs_and_an_empty_input():
+    """A program with host callbacks runs through jax.jit, which passes their ordering token."""
+
+    def f(u, n):
+        for _ in u:
+            ag.print("row")
+        return u * 2.0, n + 1
+
+    jitted = ag.function(f, jit_compile=True)
+    for _ in range(2):
+        out, m = jitted(np.array([], np.float64), np.int64(6))
+        assert out.shape == (0,) and m == 7
