@@ -53,10 +53,14 @@ def _install_filter() -> None:
 
 def x64(jax: Any) -> Any:
     """JAX's 64-bit mode as a context manager, for our calls only (its name moved between versions)."""
-    enable = getattr(jax, "enable_x64", None)
+    return _enable_x64(jax)(True)
+
+
+def _enable_x64(jax: Any) -> Any:
+    enable = getattr(jax, "enable_x64", None)  # a config State: never test its truth
     if enable is None:
         from jax.experimental import enable_x64 as enable
-    return enable(True)
+    return enable
 
 
 def _runtime_error(jax: Any) -> type:
@@ -102,6 +106,8 @@ class JaxExecutable:
         self._lowered = None
         self._lowered_flags: tuple | None = None  # the Variables' state the lowering was made for
         self._compiled = None  # XLA's executable of `_lowered`, built at the first call it serves
+        self._direct = None  # `_compiled`, once a call showed it serves plain calls with nothing else to do
+        self._x64 = _enable_x64(jax)
         types = [node.type for node in graph.inputs]
         for node in graph.inputs:
             _check_kind(node)
@@ -148,6 +154,16 @@ class JaxExecutable:
         return values
 
     def __call__(self, *args: Any) -> list:
+        direct = self._direct
+        if direct is not None:  # the common call, in a few lines: see _call
+            for value in args:
+                if value.__class__ is not np.ndarray and not isinstance(value, np.generic):
+                    return self._call(args)
+            with self._x64(True):
+                return [np.array(o) for o in direct(*args)]
+        return self._call(args)
+
+    def _call(self, args: tuple) -> list:
         jax = self._jax
         plain = True  # NumPy values only: the results go back as NumPy values too
         for value in args:
@@ -172,6 +188,8 @@ class JaxExecutable:
                     compiled = self._compiled
                     if compiled is None:
                         compiled = self._compiled = self._lowered.compile()
+                        if not self.variables:
+                            self._direct = compiled  # no state, no callbacks: later calls go straight
                     results = compiled(*flat)
                 else:  # jax.Arrays (their shardings decide the compilation) or another state
                     results = self._function(flags)(*flat)
