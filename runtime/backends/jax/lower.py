@@ -370,6 +370,8 @@ class Lowering:
             slot = slots[position] if position < len(slots) else None
             known = self.ranges.get(node.inputs[slot.index]) if isinstance(slot, Slot) else None
             if known is not None and -size <= known[0] and known[1] < size:
+                if size == 0:  # a loop that never runs: its body still needs shapes
+                    empty.append(axis)
                 axis += 1
                 continue
             if _is_static(item):

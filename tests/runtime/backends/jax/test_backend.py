@@ -403,3 +403,15 @@ def test_a_print_in_a_loop_that_never_runs_and_an_empty_input():
     for _ in range(2):
         out, m = jitted(np.array([], np.float64), np.int64(6))
         assert out.shape == (0,) and m == 7
+
+
+def test_a_loop_over_an_empty_vector_lowers():
+    def f(u, n):
+        for x in u:
+            n = n + x.astype(np.int64)
+        for i in ag.range(len(u)):
+            n = n + u[i].astype(np.int64)
+        return n
+
+    assert both(f, np.array([], np.float64), np.int64(3)) == (3, 3)
+    assert both(f, np.array([1.0, 2.0]), np.int64(3)) == (9, 9)
