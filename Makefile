@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,onnx]'
+	$(PY) -m pip install --quiet -e '.[test,onnx,jax]'
 	touch $(STAMP)
 
 run: $(STAMP)

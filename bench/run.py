@@ -14,7 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from bench import call_overhead, conversion, first_call, node_counts, python_mode, staged_loops
+from bench import (
+    call_overhead,
+    conversion,
+    first_call,
+    node_counts,
+    python_mode,
+    staged_loops,
+    xla_backend,
+)
 from bench.harness import Config
 from bench.machine import machine_line
 from bench.peer_process import Peers, peers_available
@@ -22,7 +30,7 @@ from bench.report import Section, render
 
 __all__ = ["BENCHMARKS", "main"]
 
-BENCHMARKS = [conversion, python_mode, first_call, call_overhead, staged_loops, node_counts]
+BENCHMARKS = [conversion, python_mode, first_call, call_overhead, staged_loops, node_counts, xla_backend]
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 
 PREAMBLE = """# Benchmark results
@@ -58,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if not peers_available():
         print("TensorFlow side skipped: bench/.venv-peers does not exist "
               "(make bench creates it)", file=sys.stderr)
-    batch = [b.PEER for b in BENCHMARKS] if args.quick else None
+    batch = [b.PEER for b in BENCHMARKS if b.PEER] if args.quick else None
     peers = Peers(config, batch=batch)
     sections: list[Section] = []
     for benchmark in BENCHMARKS:

@@ -90,9 +90,15 @@ class ConcreteFunction:
     def fast(self) -> Callable[..., Any]:
         """The generated function that checks plain arguments and runs this trace (see fast_call)."""
         if self._fast is None:
-            # the NumPy backend's body is inlined into one generated function; others are called
-            self._fast = build_fast_call(self) if self.backend == "numpy" else never
+            self._fast = build_fast_call(self)  # NumPy: the generated code inlined; others: called
         return self._fast
+
+    def lowered_text(self, dialect: str = "stablehlo") -> str:
+        """What the backend compiled: for "jax", StableHLO text or (dialect="jaxpr") the jaxpr;
+        for "numpy", the generated Python source."""
+        if self.backend == "numpy":
+            return self._compiled.source
+        return self._compiled.lowered_text(dialect)
 
     # -- running --------------------------------------------------------
     def run(self, inputs: list) -> Any:

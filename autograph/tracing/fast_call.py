@@ -125,6 +125,8 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
         return never
     if any(child != LEAF for child in tree.children) or not all(map(_plain, plan)):
         return never
+    if getattr(cf, "backend", "numpy") != "numpy":
+        return _calling_fast_call(cf)
     compiled = cf._compiled
     generated = compiled.generated
     body = generated.body
@@ -156,6 +158,44 @@ def build_fast_call(cf: Any) -> Callable[..., Any]:
     shift = 3 + len(renames)  # graph line 2, the body's first, is line 5 + len(renames) here
     template = _compile(compiled.filename, lines, names.namespace, shift, body_lines=len(body))
     return _Maker(template, header.function)
+
+
+def _calling_fast_call(cf: Any) -> Callable[..., Any]:
+    """The fast call of a trace another backend runs: the same tests, then a call of its executable.
+
+        def f(x=MISS, n=MISS, *extra):
+            if extra or type(x) is not ndarray or ... or STEP_ASIDE[0]:
+                return missed(function, NAMES, (x, n), extra)
+            try:
+                out = executable(x, n)
+                return out[0]
+            except Exception:
+                note_raised()
+                raise
+    """
+    plan = cf.in_plan
+    names = _Names({}, set())
+    inner = [name if isinstance(part, TensorSpec) else None for name, part in zip(cf.signature.names, plan)]
+    header, params = _Header.of(cf.signature, inner, names)
+    tests = header.tests + [_test(i, p, part, names) for i, (p, part) in enumerate(zip(params, plan))]
+    tests.append(f"{names.bind('STEP_ASIDE', STEP_ASIDE)}[0]")
+    inputs = [p for p, part in zip(params, plan) if isinstance(part, TensorSpec)]
+    out = names.fresh("out")
+    outputs = ", ".join(f"{out}[{i}]" for i in range(len(cf.graph.outputs)))
+    lines = [
+        f"def {names.fresh(cf.name if cf.name.isidentifier() else 'fast_call')}({header.params}):",
+        f"    if {' or '.join(tests)}:",
+        f"        return {names.bind('missed', missed)}({header.missed_arguments})",
+        "    try:",
+        f"        {out} = {names.bind('executable', cf._compiled)}({', '.join(inputs)})",
+        f"        return {_result(cf, outputs, names)}",
+        "    except Exception:",
+        f"        {names.bind('note_raised', note_raised)}()",
+        "        raise",
+    ]
+    namespace = names.namespace
+    exec(compile("\n".join(lines) + "\n", f"<fast call of {cf.name} on {cf.backend}>", "exec"), namespace)  # noqa: S102
+    return _Maker(namespace[lines[0][4 : lines[0].index("(")]], header.function)
 
 
 class _Maker:

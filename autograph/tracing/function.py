@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from autograph.source.resolution import DECORATOR_MARK
+from autograph.tracing.backend_choice import backend_name
 from autograph.tracing.bound import BoundFunction
 from autograph.tracing.concrete import ConcreteFunction
 from autograph.tracing.conversion import converted_callable
@@ -75,6 +76,7 @@ class Function(Diagnosed):
         follow_type_hints: bool = False,
         strict: bool = False,
         check: bool = False,
+        backend: str = "numpy",
         _instance: Any = None,
         _parent: Function | None = None,
     ) -> None:
@@ -87,7 +89,8 @@ class Function(Diagnosed):
             _instance = python_function.__self__
         functools.update_wrapper(self, func, updated=())
         self._func = func
-        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict, check)
+        self._options = (input_signature, autograph, reduce_retracing, follow_type_hints, strict, check, backend)
+        self._backend = backend
         self._autograph = autograph
         self._strict, self._check = strict, check
         self._reduce_retracing = reduce_retracing
@@ -309,7 +312,7 @@ class Function(Diagnosed):
         try:
             with strict_mode(self._strict):  # its own flag: the trace is cached for every caller
                 cf = traced_with_variable_policy(
-                    lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs),
+                    lambda: trace_function(fn, self._name, self._signature, tree, leaves, specs, self._backend),
                     first=not self._traces,
                     name=self._name,
                 )
@@ -383,19 +386,25 @@ def function(
     follow_type_hints: bool = False,
     strict: bool = False,
     check: bool = False,
+    jit_compile: bool = False,
+    backend: str | None = None,
 ) -> Any:
     """Decorator: trace `func` into cached graphs (bare, or with keyword options).
 
     `strict=True` makes every fallback an error (runtime.tracing.fallbacks); `check=True`
-    compares each call with the plain Python function (parity); see API.md "Diagnostics"."""
+    compares each call with the plain Python function (parity); see API.md "Diagnostics".
+    `jit_compile=True` (or `backend="jax"`) runs each graph with JAX and XLA
+    (`runtime.backends.jax`); the default backend runs it as Python over NumPy."""
     options = dict(input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing,
-                   follow_type_hints=follow_type_hints, strict=strict, check=check)
+                   follow_type_hints=follow_type_hints, strict=strict, check=check,
+                   backend=backend_name(jit_compile, backend))
     if func is None:
         return lambda f: Function(f, **options)
     return Function(func, **options)
 
 
 setattr(function, DECORATOR_MARK, True)  # the converter leaves @ag.function as it is
+
 
 
 def _weak(obj: Any) -> Callable[[], Any]:

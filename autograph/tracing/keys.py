@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from autograph.tracing.spec import TensorSpec
+from runtime.backends.jax import is_device_array
 from runtime.ir.input_arrays import native_dtype, plain_array
 from runtime.tracing.tensor import Tensor
 
@@ -136,8 +137,8 @@ def is_variable(value: Any) -> bool:
 
 
 def is_tensor_like(value: Any) -> bool:
-    """Values that become graph inputs (or already are staged)."""
-    return isinstance(value, (np.ndarray, np.generic, Tensor, TensorSpec))
+    """Values that become graph inputs (or already are staged); a `jax.Array` too."""
+    return isinstance(value, (np.ndarray, np.generic, Tensor, TensorSpec)) or is_device_array(value)
 
 
 def leaf_key(value: Any) -> Any:
@@ -154,6 +155,8 @@ def leaf_key(value: Any) -> Any:
         return (value.dtype, value.shape)
     if isinstance(value, (Tensor, TensorSpec)):
         return (value.dtype, value.shape)
+    if is_device_array(value):
+        return (np.dtype(value.dtype), tuple(value.shape))
     return Identity(value)
 
 

@@ -46,6 +46,7 @@ def trace_function(
     tree: TreeDef,
     leaves: list,
     specs: list[TensorSpec | None],
+    backend: str = "numpy",
 ) -> ConcreteFunction:
     """Trace `fn` for arguments `unflatten(tree, leaves)`; `specs[i]` marks tensor inputs."""
     graph = Graph(name)
@@ -75,7 +76,7 @@ def trace_function(
     graph.set_outputs(nodes)
     graph.finish()
     in_plan = tuple(spec if spec is not None else leaf_key(leaf) for leaf, spec in zip(leaves, specs))
-    return ConcreteFunction(name, signature, graph, tree, in_plan, out_tree, tuple(out_plan))
+    return ConcreteFunction(name, signature, graph, tree, in_plan, out_tree, tuple(out_plan), backend)
 
 
 def _output(leaf: Any, graph: Graph, nodes: list[Node]) -> int | Static:

@@ -12,6 +12,7 @@ from bench import (
     python_mode,
     run,
     staged_loops,
+    xla_backend,
 )
 from bench.built import blame_unbuilt
 from bench.harness import Config, Missing
@@ -21,7 +22,7 @@ TINY = Config(quick=True, reps=1, warmup=0, min_rep_seconds=0.0)
 
 def test_run_lists_every_benchmark():
     assert run.BENCHMARKS == [conversion, python_mode, first_call, call_overhead,
-                              staged_loops, node_counts]
+                              staged_loops, node_counts, xla_backend]
 
 
 def test_missing_peers_env_is_said_not_measured(monkeypatch):
@@ -45,3 +46,12 @@ def test_unbuilt_converter_gives_not_built_rows(monkeypatch):
     assert mean == Missing("not built")
     assert all(r.reason == "not built" for r in per_name.values())
     assert blame_unbuilt(Missing("failed", "StagingError")).reason == "not built"
+
+
+def test_xla_section_measures_every_side_or_says_why():
+    """Section 7 on tiny inputs: a number (or "not built" without JAX) in every cell of every row."""
+    section = xla_backend.run(TINY)
+    assert len(section.rows) == 6
+    for row in section.rows:
+        assert all(cell for cell in row), row
+        assert not any("failed" in cell for cell in row), (row, section.notes)
