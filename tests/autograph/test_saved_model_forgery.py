@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-from runtime.backends.export import saved_format
+from runtime.backends.export import saved_format as saved  # the format: file names, LoadError
 
 _REPLACEMENTS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=6), st.sampled_from(
@@ -52,7 +52,7 @@ def original(tmp_path_factory):
     f(np.float64([1.0, 2.0]), np.int64(3))
     directory = tmp_path_factory.mktemp("forgery") / "f"
     ag.saved_model.save(f, directory)
-    return directory, json.loads((directory / saved_format.GRAPH_FILE).read_text())
+    return directory, json.loads((directory / saved.GRAPH_FILE).read_text())
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
@@ -72,15 +72,15 @@ def test_a_forged_graph_loads_or_is_a_load_error(original, tmp_path_factory, dat
         except (KeyError, IndexError, TypeError):
             continue
     target_dir = tmp_path_factory.mktemp("forged")
-    for name in (saved_format.ARRAYS_FILE, saved_format.VARIABLES_FILE, saved_format.MANIFEST_FILE):
+    for name in (saved.ARRAYS_FILE, saved.VARIABLES_FILE, saved.MANIFEST_FILE):
         (target_dir / name).write_bytes((directory / name).read_bytes())
     text = json.dumps(forged).encode()
-    (target_dir / saved_format.GRAPH_FILE).write_bytes(text)
-    manifest = json.loads((target_dir / saved_format.MANIFEST_FILE).read_text())
-    manifest["files"][saved_format.GRAPH_FILE] = {"size": len(text), "sha256": hashlib.sha256(text).hexdigest()}
-    (target_dir / saved_format.MANIFEST_FILE).write_text(json.dumps(manifest))
+    (target_dir / saved.GRAPH_FILE).write_bytes(text)
+    manifest = json.loads((target_dir / saved.MANIFEST_FILE).read_text())
+    manifest["files"][saved.GRAPH_FILE] = {"size": len(text), "sha256": hashlib.sha256(text).hexdigest()}
+    (target_dir / saved.MANIFEST_FILE).write_text(json.dumps(manifest))
     try:
         ag.saved_model.load(target_dir)
-    except saved_format.LoadError:
+    except saved.LoadError:
         pass
     assert Path(target_dir).exists()
