@@ -16,7 +16,8 @@ from typing import Any
 
 from autograph.tracing.concrete import Static
 from autograph.tracing.function import Function
-from runtime.backends.export.to_onnx import OPSET, UnsupportedOpError, graph_to_onnx
+from runtime.backends.export.onnx_emit import OPSET, UnsupportedOpError
+from runtime.backends.export.to_onnx import graph_to_onnx
 
 __all__ = ["export", "to_model", "input_feed", "UnsupportedOpError", "OPSET"]
 

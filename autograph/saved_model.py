@@ -6,7 +6,7 @@
 
 This module gathers the concrete functions of `Function` objects and describes
 them without the converter; writing, checking and loading the directory is
-the runtime's (`runtime/backends/export/saved.py`, format in docs/saving.md).
+the runtime's (`runtime/backends/export/saved_*.py`, format in docs/saving.md).
 """
 
 from __future__ import annotations
@@ -23,21 +23,19 @@ from autograph.tracing.concrete import ConcreteFunction, Static
 from autograph.tracing.function import Function
 from autograph.tracing.keys import Identity, is_variable
 from autograph.tracing.spec import TensorSpec
-from runtime.backends.export.saved import (
+from runtime.backends.export.loaded import LoadedConcreteFunction, LoadedFunction, LoadedObject
+from runtime.backends.export.restored import RestoredVariable
+from runtime.backends.export.saved_format import (
     ConstLeaf,
-    LoadedConcreteFunction,
-    LoadedFunction,
-    LoadedObject,
     LoadError,
     Param,
-    RestoredVariable,
     SaveError,
     TensorLeaf,
     TracedFunction,
     VariableLeaf,
-    read,
-    write,
 )
+from runtime.backends.export.saved_read import read
+from runtime.backends.export.saved_write import write
 from runtime.tracing.variables import Variable
 
 __all__ = [

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.backends.export.saved import collect_variables
+from runtime.backends.export.saved_write import collect_variables
 from runtime.ir.errors import StagingError
 from runtime.ir.structure import flatten
 from tests.autograph.saved_corpus import fuzzer_programs, guide_programs

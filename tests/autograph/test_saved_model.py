@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
-from runtime.backends.export import saved
+from runtime.backends.export import saved_format, saved_read
 from runtime.ir.errors import StagingError
 from tests.autograph.saved_corpus import fuzzer_programs, guide_programs
 from tests.autograph.saved_records import run_calls, same_records
@@ -53,12 +53,12 @@ def _fresh_python(script: str, cwd: Path, timeout: int = 300) -> subprocess.Comp
 
 _LOADER = textwrap.dedent('''
     import pickle, sys
-    from runtime.backends.export import saved
+    from runtime.backends.export import saved_read
     from tests.autograph.saved_records import run_calls
     jobs = pickle.load(open(sys.argv[1] if len(sys.argv) > 1 else "jobs.pkl", "rb"))
     results = {}
     for name, directory, calls, method in jobs:
-        loaded = saved.read(directory)
+        loaded = saved_read.read(directory)
         results[name] = run_calls(loaded, calls, method)
     assert not any(m == "autograph" or m.startswith("autograph.") for m in sys.modules), "imported autograph"
     assert not any(m.startswith("program_") for m in sys.modules)
@@ -276,42 +276,42 @@ def saved_dir(tmp_path):
 
 
 def test_a_tampered_file_is_a_clear_error(saved_dir):
-    graph = saved_dir / saved.GRAPH_FILE
+    graph = saved_dir / saved_format.GRAPH_FILE
     graph.write_text(graph.read_text().replace('"multiply"', '"subtract"'))
-    with pytest.raises(saved.LoadError, match=r"saved_graph.json does not match the sha256 hash"):
+    with pytest.raises(saved_format.LoadError, match=r"saved_graph.json does not match the sha256 hash"):
         ag.saved_model.load(saved_dir)
 
 
 def test_a_truncated_file_is_a_clear_error(saved_dir):
-    arrays = saved_dir / saved.ARRAYS_FILE
+    arrays = saved_dir / saved_format.ARRAYS_FILE
     arrays.write_bytes(arrays.read_bytes()[:-20])
-    with pytest.raises(saved.LoadError, match=r"arrays.npz has \d+ bytes but was saved with \d+: it is truncated"):
+    with pytest.raises(saved_format.LoadError, match=r"arrays.npz has \d+ bytes but was saved with \d+: it is truncated"):
         ag.saved_model.load(saved_dir)
 
 
 def test_a_missing_file_is_a_clear_error(saved_dir):
-    (saved_dir / saved.VARIABLES_FILE).unlink()
-    with pytest.raises(saved.LoadError, match="variables.npz is missing"):
+    (saved_dir / saved_format.VARIABLES_FILE).unlink()
+    with pytest.raises(saved_format.LoadError, match="variables.npz is missing"):
         ag.saved_model.load(saved_dir)
 
 
 def _rewrite(directory: Path, change) -> None:
     """Change the graph file and record its new hash, as a deliberate forgery would."""
-    graph = directory / saved.GRAPH_FILE
+    graph = directory / saved_format.GRAPH_FILE
     document = json.loads(graph.read_text())
     change(document)
     graph.write_text(json.dumps(document))
-    manifest = json.loads((directory / saved.MANIFEST_FILE).read_text())
+    manifest = json.loads((directory / saved_format.MANIFEST_FILE).read_text())
     data = graph.read_bytes()
-    manifest["files"][saved.GRAPH_FILE] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    (directory / saved.MANIFEST_FILE).write_text(json.dumps(manifest))
+    manifest["files"][saved_format.GRAPH_FILE] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (directory / saved_format.MANIFEST_FILE).write_text(json.dumps(manifest))
 
 
 def test_a_newer_format_version_is_a_clear_error(saved_dir):
-    manifest = json.loads((saved_dir / saved.MANIFEST_FILE).read_text())
-    manifest["version"] = saved.VERSION + 1
-    (saved_dir / saved.MANIFEST_FILE).write_text(json.dumps(manifest))
-    with pytest.raises(saved.LoadError, match="newer than this autograph reads"):
+    manifest = json.loads((saved_dir / saved_format.MANIFEST_FILE).read_text())
+    manifest["version"] = saved_format.VERSION + 1
+    (saved_dir / saved_format.MANIFEST_FILE).write_text(json.dumps(manifest))
+    with pytest.raises(saved_format.LoadError, match="newer than this autograph reads"):
         ag.saved_model.load(saved_dir)
 
 
@@ -328,15 +328,15 @@ def _graph(document):
 ])
 def test_a_forged_graph_is_refused(saved_dir, change, message):
     _rewrite(saved_dir, change)
-    with pytest.raises(saved.LoadError, match=message):
+    with pytest.raises(saved_format.LoadError, match=message):
         ag.saved_model.load(saved_dir)
 
 
 def _rehash(directory: Path, name: str) -> None:
-    manifest = json.loads((directory / saved.MANIFEST_FILE).read_text())
+    manifest = json.loads((directory / saved_format.MANIFEST_FILE).read_text())
     data = (directory / name).read_bytes()
     manifest["files"][name] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    (directory / saved.MANIFEST_FILE).write_text(json.dumps(manifest))
+    (directory / saved_format.MANIFEST_FILE).write_text(json.dumps(manifest))
 
 
 def test_loading_runs_no_code_from_the_directory(saved_dir, tmp_path):
@@ -364,9 +364,9 @@ def test_loading_runs_no_code_from_the_directory(saved_dir, tmp_path):
         def __reduce__(self):
             return (exec, (payload,))
 
-    np.savez(saved_dir / saved.ARRAYS_FILE, a0=np.array([Planted()], dtype=object), allow_pickle=True)
-    _rehash(saved_dir, saved.ARRAYS_FILE)
-    with pytest.raises(saved.LoadError, match="cannot be read as NumPy arrays"):
+    np.savez(saved_dir / saved_format.ARRAYS_FILE, a0=np.array([Planted()], dtype=object), allow_pickle=True)
+    _rehash(saved_dir, saved_format.ARRAYS_FILE)
+    with pytest.raises(saved_format.LoadError, match="cannot be read as NumPy arrays"):
         ag.saved_model.load(saved_dir)
     assert not marker.exists()
 
@@ -386,12 +386,12 @@ def test_backends_run_loaded_graphs(saved_dir):
 
     with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: numpy"):
         ag.saved_model.load(saved_dir, backend="nope")
-    saved.register_runner("reference", lambda graph: lambda *inputs: interpret(graph, *inputs))
+    saved_read.register_runner("reference", lambda graph: lambda *inputs: interpret(graph, *inputs))
     try:
         loaded = ag.saved_model.load(saved_dir, backend="reference")
         np.testing.assert_array_equal(loaded(np.float64([1.0, 1.0])), [2.0, 3.0])
     finally:
-        del saved._RUNNERS["reference"]
+        del saved_read._RUNNERS["reference"]
 
 
 def test_a_variable_argument_is_the_restored_variable(tmp_path):

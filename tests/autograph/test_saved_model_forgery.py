@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import autograph as ag
-from runtime.backends.export import saved
+from runtime.backends.export import saved_format as saved  # the format: file names, LoadError
 
 _REPLACEMENTS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=6), st.sampled_from(

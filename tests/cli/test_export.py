@@ -36,8 +36,8 @@ def test_export_saved_loads_without_the_file(tmp_path):
                        "--format", "saved", "--output", str(output))
     assert code == 0 and "wrote the saved graph" in err
     source.unlink()
-    script = ("import numpy as np, sys; from runtime.backends.export import saved; "
-              f"g = saved.read({str(output)!r}); print(g(np.float32([1, 2]), np.int64(3))); "
+    script = ("import numpy as np, sys; from runtime.backends.export import saved_read; "
+              f"g = saved_read.read({str(output)!r}); print(g(np.float32([1, 2]), np.int64(3))); "
               "assert 'autograph' not in sys.modules")
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

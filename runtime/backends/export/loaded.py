@@ -1,4 +1,4 @@
-"""What `runtime.backends.export.saved.read` returns: loaded functions and restored Variables.
+"""What `runtime.backends.export.saved_read.read` returns: loaded functions and restored Variables.
 
 A `LoadedFunction` holds the saved concrete functions of one Function and
 calls the one the arguments select, by the Function's rules (tensors by dtype
@@ -15,129 +15,28 @@ writes them.
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from runtime.ir.errors import InvalidArgumentError
+from runtime.backends.export.loaded_args import (
+    describe,
+    describe_value,
+    fit,
+    format_in,
+    format_leaves,
+    format_out,
+    same_python,
+)
+from runtime.backends.export.restored import RestoredVariable
+from runtime.backends.export.saved_format import ConstLeaf, TensorLeaf, VariableLeaf
 from runtime.ir.graph import Graph
 from runtime.ir.structure import TreeDef, flatten, unflatten
-from runtime.ir.types import TensorType, dtype_label
 
-__all__ = [
-    "TensorLeaf", "ConstLeaf", "VariableLeaf", "Runner", "RestoredVariable", "LoadedConcreteFunction",
-    "LoadedFunction", "LoadedObject",
-]
+__all__ = ["Runner", "LoadedConcreteFunction", "LoadedFunction", "LoadedObject"]
 
 Runner = Callable[[Graph], Callable[..., list]]
-
-
-@dataclass(frozen=True)
-class TensorLeaf:
-    """An argument leaf that is a graph input of this type."""
-
-    type: TensorType
-    name: str
-
-
-@dataclass(frozen=True)
-class ConstLeaf:
-    """An argument leaf fixed to a Python value when traced (or a returned static value)."""
-
-    value: Any
-
-
-@dataclass(frozen=True, eq=False)
-class VariableLeaf:
-    """An argument leaf that is a Variable (the graph reads it; the loaded function uses the restored one)."""
-
-    variable: Any
-
-
-
-class RestoredVariable:
-    """A Variable restored from a saved directory: its value, `assign`, `assign_add`, `assign_sub`.
-
-    The loaded functions read and write it as the saved ones did their Variable; it is
-    shared by every function loaded with it.
-    """
-
-    __array_priority__ = 1001
-
-    def __init__(self, name: str, type_: TensorType, value: np.ndarray | None) -> None:
-        self.name = name
-        self._type = type_
-        self._value = None if value is None else np.array(value, dtype=type_.dtype)
-
-    @property
-    def dtype(self) -> np.dtype:
-        return self._type.dtype
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self._type.shape  # type: ignore[return-value]
-
-    @property
-    def is_initialized(self) -> bool:
-        return self._value is not None
-
-    def _current(self) -> np.ndarray:
-        if self._value is None:
-            raise InvalidArgumentError(
-                f"the Variable '{self.name}' has no value yet: it was saved before the function that "
-                f"computes its initial value ran. Call that function first."
-            )
-        return self._value
-
-    def _store(self, value: Any, mode: str) -> None:
-        value = np.asarray(value)
-        if mode == "add":
-            value = self._current() + value
-        elif mode == "sub":
-            value = self._current() - value
-        if value.shape != self.shape:
-            raise InvalidArgumentError(
-                f"cannot assign a value of shape {value.shape} to the Variable '{self.name}' of "
-                f"shape {self.shape}; a Variable keeps its shape."
-            )
-        self._value = np.asarray(value, dtype=self.dtype)
-
-    def _assign(self, value: Any, mode: str) -> RestoredVariable:
-        value = value._current() if isinstance(value, RestoredVariable) else value
-        dtype = np.asarray(value).dtype
-        if not np.can_cast(dtype, self.dtype, "same_kind"):
-            raise InvalidArgumentError(
-                f"cannot assign a {dtype.name} value to the {self.dtype.name} Variable '{self.name}'; "
-                f"cast it first with .astype(np.{self.dtype.name})."
-            )
-        self._store(value, mode)
-        return self
-
-    def assign(self, value: Any) -> RestoredVariable:
-        return self._assign(value, "assign")
-
-    def assign_add(self, value: Any) -> RestoredVariable:
-        return self._assign(value, "add")
-
-    def assign_sub(self, value: Any) -> RestoredVariable:
-        return self._assign(value, "sub")
-
-    def numpy(self) -> Any:
-        value = self._current()
-        return value[()] if value.ndim == 0 else value.copy()
-
-    def read_value(self) -> Any:
-        return self.numpy()
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.array(self._current(), dtype=dtype, copy=True if copy else None)
-
-    def __repr__(self) -> str:
-        value = "<not yet initialised>" if self._value is None else repr(self._value)
-        return f"<RestoredVariable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={value}>"
 
 
 class LoadedConcreteFunction:
@@ -245,14 +144,14 @@ class LoadedConcreteFunction:
         inputs = []
         for index, (leaf, plan) in enumerate(zip(leaves, self.in_plan)):
             if isinstance(plan, TensorLeaf):
-                value = _fit(leaf, plan.type, strict)
+                value = fit(leaf, plan.type, strict)
                 if value is None:
-                    return f"{self._leaf_name(index)} should be a {_describe(plan.type)}, not {_describe_value(leaf)}"
+                    return f"{self._leaf_name(index)} should be a {describe(plan.type)}, not {describe_value(leaf)}"
                 inputs.append(value)
             elif isinstance(plan, VariableLeaf):
                 if leaf is not plan.variable:
                     return f"{self._leaf_name(index)} should be the Variable '{plan.variable.name}' saved with it"
-            elif not _same_python(leaf, plan.value):
+            elif not same_python(leaf, plan.value):
                 return f"{self._leaf_name(index)} was traced for {plan.value!r}, not {leaf!r}"
         return inputs
 
@@ -297,10 +196,10 @@ class LoadedConcreteFunction:
             plans = self.in_plan[start:stop]
             if plans and all(isinstance(p, ConstLeaf) for p in plans):
                 continue
-            text = _format(self.in_tree.children[index], iter(plans), _format_in)
+            text = format_leaves(self.in_tree.children[index], iter(plans), format_in)
             lines.append(f"    {name}: {text}")
         out_types = [n.type for n in self.graph.outputs]
-        returns = _format(self.out_tree, iter(self.out_plan), lambda p: _format_out(p, out_types))
+        returns = format_leaves(self.out_tree, iter(self.out_plan), lambda p: format_out(p, out_types))
         lines += ["  Returns:", f"    {returns}"]
         return "\n".join(lines)
 
@@ -309,93 +208,6 @@ class LoadedConcreteFunction:
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._header()} (loaded)>"
-
-
-def _fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
-    """`leaf` as an array of `type_`, or None. Python numbers fit only when not `strict`."""
-    if type(leaf) is np.ndarray:  # the common case first
-        return leaf if leaf.dtype == type_.dtype and _shape_fits(leaf.shape, type_.shape) else None
-    if isinstance(leaf, (np.ndarray, np.generic)):
-        array = np.asarray(leaf)
-    elif isinstance(leaf, RestoredVariable):
-        return None
-    elif strict or not isinstance(leaf, (bool, int, float, complex, list)):
-        return None
-    else:
-        try:
-            array = np.asarray(leaf)
-        except ValueError:
-            return None
-        if type_.dtype.kind not in _FITS.get(array.dtype.kind, ""):
-            return None
-        array = array.astype(type_.dtype)
-    if not type_.is_compatible_with(array.dtype, array.shape):
-        return None
-    return leaf if isinstance(leaf, np.ndarray) else array
-
-
-def _shape_fits(shape: tuple[int, ...], expected: Any) -> bool:
-    if expected is None:
-        return True
-    if len(shape) != len(expected):
-        return False
-    for dim, want in zip(shape, expected):
-        if want is not None and dim != want:
-            return False
-    return True
-
-
-_FITS = {"b": "b", "i": "iuf", "u": "iuf", "f": "f", "c": "c", "U": "U", "S": "S"}
-
-
-def _same_python(value: Any, traced: Any) -> bool:
-    if type(value) is not type(traced):
-        return False
-    if isinstance(value, float) and math.isnan(value) and math.isnan(traced):
-        return True
-    if isinstance(value, np.ndarray):
-        return value.dtype == traced.dtype and value.shape == traced.shape and bool(np.all(value == traced))
-    try:
-        return bool(value == traced)
-    except ValueError:
-        return False
-
-
-def _describe(type_: TensorType) -> str:
-    return f"{dtype_label(type_.dtype)} tensor of shape {type_.shape_str()}"
-
-
-def _describe_value(value: Any) -> str:
-    if isinstance(value, (np.ndarray, np.generic)):
-        return _describe(TensorType(value.dtype, np.shape(value)))
-    return f"{type(value).__name__} value {value!r:.40}"
-
-
-def _format_in(plan: Any) -> str:
-    if isinstance(plan, TensorLeaf):
-        return f"{dtype_label(plan.type.dtype)} Tensor, shape={plan.type.shape_str()}"
-    if isinstance(plan, VariableLeaf):
-        variable = plan.variable
-        return f"{dtype_label(variable.dtype)} Variable, shape={variable._type.shape_str()}"
-    return repr(plan.value)
-
-
-def _format_out(plan: Any, out_types: list) -> str:
-    if isinstance(plan, ConstLeaf):
-        return repr(plan.value)
-    out_type = out_types[plan]
-    return f"{dtype_label(out_type.dtype)} Tensor, shape={out_type.shape_str()}"
-
-
-def _format(tree: TreeDef, leaves: Any, fmt: Callable[[Any], str]) -> str:
-    if tree.kind == "leaf":
-        return fmt(next(leaves))
-    items = [_format(child, leaves, fmt) for child in tree.children]
-    if tree.kind == "list":
-        return "[" + ", ".join(items) + "]"
-    if tree.kind == "tuple":
-        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-    return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(tree.data, items)) + "}"
 
 
 class LoadedFunction:
