@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tensor import Tensor
 from runtime.user_frames import note_user_code
 
@@ -35,7 +35,7 @@ def if_stmt(
     nouts: int,
     within: tuple[str, int] | None = None,
 ) -> None:
-    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (refused `within` a try/with)."""
+    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with)."""
     try:
         if cond is False:
             if orelse is not None:
@@ -69,8 +69,8 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_if import staged_if
 
-    refuse_if_within(within, "if")
-    staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
+    with traced_within(within, "if"):
+        staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
 
 
 def _nothing() -> None:
