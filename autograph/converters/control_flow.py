@@ -17,7 +17,9 @@ from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.state import StatePlan, plan_if, plan_loop
+from autograph.converters.none_before_loop import bound_before_read
 from autograph.converters.unbound_reads import check_reads
+from autograph.converters.written_liveness import unread_after_if, unread_at_head
 
 __all__ = ["transform"]
 
@@ -127,8 +129,15 @@ class _Planner:
         if type(stmt) is gast.If:
             activity = self.analyses.activity
             branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
-            return plan_if(stmt, self.analyses, branches, self.dels)
-        return plan_loop(stmt, self.analyses, self.dels)
+            plan = plan_if(stmt, self.analyses, branches, self.dels)
+            if self.ctx.written_liveness:
+                plan = dataclasses.replace(plan, unread=unread_after_if(self.ctx, stmt, plan.names[: plan.nouts]))
+            return plan
+        plan = plan_loop(stmt, self.analyses, self.dels)
+        if self.ctx.written_liveness:
+            plan = dataclasses.replace(plan, unread_at_head=unread_at_head(self.ctx, stmt, plan.names))
+        bound = bound_before_read(stmt, plan.names, self.analyses) if plan.names else ()
+        return dataclasses.replace(plan, bound_before_read=bound) if bound else plan
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:

@@ -34,8 +34,14 @@ def if_stmt(
     names: tuple[str, ...],
     nouts: int,
     within: tuple[str, int] | None = None,
+    unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
-    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with)."""
+    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with).
+
+    `unread`: names whose value after the true / false branch nothing reads, so
+    a staged cond fills them with zeros where that branch leaves them unbound
+    (the search idiom `if x[i] < 0: idx = i; break` in a loop with `else:`).
+    """
     try:
         if cond is False:
             if orelse is not None:
@@ -44,7 +50,7 @@ def if_stmt(
             if body is not None:
                 body()
         elif isinstance(cond, Tensor):
-            _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
+            _staged(cond, body, orelse, get_state, set_state, names, nouts, within, unread)
         elif cond:
             if body is not None:
                 body()
@@ -64,13 +70,16 @@ def _staged(
     names: tuple[str, ...],
     nouts: int,
     within: tuple[str, int] | None,
+    unread: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> None:
     """The staged half, kept out of if_stmt: its frame holds only the Python path's locals."""
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_if import staged_if
 
     with traced_within(within, "if"):
-        staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
+        staged_if(
+            cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts, unread
+        )
 
 
 def _nothing() -> None:
