@@ -59,6 +59,14 @@ def trace_function(
             result = fn(*args, **kwargs)
         except RecursionError as error:
             raise endless_recursion(name, error) from None
+        except Exception as error:
+            # the error a staged construct raised while tracing inside the user's try/with comes
+            # first: a `finally:` (or `__exit__`) then failing on what it left behind is its consequence
+            refused = graph.refused
+            if refused is None or refused is error:
+                raise
+            refused.__suppress_context__ = True  # keeps its own cause, if any
+            raise refused  # noqa: B904 - the consequence is not the cause
         if graph.refused is not None:
             raise graph.refused
         out_leaves, out_tree = flatten(result)

@@ -3,7 +3,10 @@
 `StagedWriter` emits the body of `f` line by line: assignments, augmented
 assignments, `ag.print`, if/elif/else, guarded while loops, for loops over
 `ag.range(...)` and over vectors, break/continue, early returns and local
-helper functions with their own control flow. It tracks which names are
+helper functions with their own control flow; `del` at the end of branches,
+the search idiom (a loop whose tensor-dependent `if` binds a name and
+breaks, and whose `else:` binds it too), and `with contextlib.nullcontext():`
+or `try: ... finally:` around statements (which trace as in TensorFlow). It tracks which names are
 bound on every path (`Scope.defined`) so that almost every read is of a name
 bound on both sides of a staged branch and before a staged loop; the rare
 read of a name bound on some paths only is where staging must refuse with a
@@ -92,9 +95,14 @@ class StagedWriter:
             ("while", 3 * compound), ("return", 2 * where.may_leave),
             ("jump", 3 * where.in_loop),
             ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
+            ("search", 2 * compound), ("guarded", 2 * compound),
         ])
         if kind == "if":
             return self.if_(indent, scope, where)
+        if kind == "search":
+            return self.search(indent, scope, where)
+        if kind == "guarded":
+            return self.guarded(indent, scope, where)
         if kind == "while":
             return self.while_(indent, scope, where)
         if kind.startswith("for_"):
@@ -158,17 +166,29 @@ class StagedWriter:
     # -- compound statements --
     def if_(self, indent: int, scope: Scope, where: Where) -> bool:
         ex = self.ex
+        # a name some or all branches `del` at their end: read after the if, staging must refuse
+        deletable = sorted(scope.defined & set(where.assignable))
+        deleted = ex.pick(deletable) if deletable and self.budget > 4 and ex.chance(25) else None
+        everywhere = deleted is not None and ex.chance(70)
         self.emit(indent, f"if {self.values.bool_(scope)}:")
-        branches = [self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))]
+        branches = [self._branch(indent, scope, where, ex.num(1, 3), deleted)]
         for _ in range(ex.num(0, 2) if self.budget > 2 else 0):
             self.emit(indent, f"elif {self.values.bool_(scope)}:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2)))
-        if self.budget > 1 and ex.chance(60):
+            branches.append(self._branch(indent, scope, where, ex.num(1, 2), deleted if everywhere else None))
+        if (self.budget > 1 and ex.chance(60)) or everywhere:
             self.emit(indent, "else:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3)))
+            branches.append(self._branch(indent, scope, where, ex.num(1, 3), deleted if everywhere else None))
         else:
             branches.append((scope.copy(), False))
         return self._merge(scope, branches)
+
+    def _branch(self, indent: int, scope: Scope, where: Where, size: int, deleted: str | None) -> tuple[Scope, bool]:
+        """One branch of an if, ending in `del deleted` unless it leaves (or deleted it already)."""
+        branch, leaves = self.block(indent + 1, scope.copy(), where.nested(), size)
+        if deleted is not None and not leaves and deleted in branch.defined:
+            self.emit(indent + 1, f"del {deleted}")
+            branch.unbind(deleted)
+        return branch, leaves
 
     @staticmethod
     def _merge(scope: Scope, branches: list[tuple[Scope, bool]]) -> bool:
@@ -246,6 +266,78 @@ class StagedWriter:
             branches.append(self.block(indent + 1, orelse, where.nested(), 1))
         self._merge(scope, branches)
         return False
+
+    def search(self, indent: int, scope: Scope, where: Where) -> bool:
+        """The search idiom: a loop whose tensor-dependent `if` binds a name and breaks, and whose
+        `else:` binds it too, so the name is bound after the loop on every path:
+
+            for t0 in ag.range(len(u)):
+                if u[t0] < 0:
+                    i = t0
+                    break
+            else:
+                i = -1
+        """
+        ex, values = self.ex, self.values
+        name = ex.pick([n for n in where.assignable if kind_of(n) in ("int", "float")])
+        body = scope.copy()
+        if ex.chance(60):
+            target = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
+            vec = values.variable(scope, "vec")
+            bound = f"len({vec})" if vec is not None and ex.chance(60) else f"np.minimum({values.int_(scope, 1)}, 4)"
+            self.emit(indent, f"for {target} in ag.range({bound}):")
+            body.bind(target)
+            indices = values.indices
+            if vec is not None and bound.startswith("len("):
+                values.indices = Indices(indices.names + (target,))
+        else:
+            guard, target, indices, vec = f"w{self.guards}", None, values.indices, None
+            self.guards += 1
+            self.emit(indent, f"{guard} = 0")
+            self.emit(indent, f"while {guard} < {ex.num(1, 4)}:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.budget += 2
+        inner = where.nested(in_loop=True)
+        if ex.chance(40):
+            self.block(indent + 1, body, inner, 1)
+        test = values.bool_(body)
+        if target is not None and target in values.indices.names and ex.chance(70):
+            test = f"{vec}[{target}] {ex.pick(['<', '>', '=='])} {values.float_(body, 1)}"
+        self.emit(indent + 1, f"if {test}:")
+        found = target if target is not None and kind_of(name) == "int" and ex.chance(60) else None
+        self.emit(indent + 2, f"{name} = {found or values.of_kind(kind_of(name), body)}")
+        self.emit(indent + 2, "break")
+        if ex.chance(30):  # what the loop does when it goes on
+            self.block(indent + 1, body, inner, 1)
+        values.indices = indices
+        self.emit(indent, "else:")
+        self.emit(indent + 1, f"{name} = {values.of_kind(kind_of(name), scope)}")
+        if where.in_loop:
+            values.nested_loop_names |= (body.maybe | body.defined) - scope.defined
+        self._merge(scope, [(body, False), (scope.copy(), False)])
+        scope.bind(name)
+        return False
+
+    def guarded(self, indent: int, scope: Scope, where: Where) -> bool:
+        """Statements inside `with contextlib.nullcontext():` or `try: ... finally:`, whose staged
+        control flow traces as in TensorFlow (the block runs while tracing). The finally block reads
+        only what was bound before the try: the body may have left early."""
+        ex = self.ex
+        if ex.chance(50):
+            self.emit(indent, "with contextlib.nullcontext():")
+            body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+            scope.defined, scope.maybe = body.defined, body.maybe | scope.maybe
+            return leaves
+        self.emit(indent, "try:")
+        body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+        self.emit(indent, "finally:")
+        before = scope.copy()
+        kind = ex.pick(["assign", "augassign"])
+        text = self._augassign(before, where) if kind == "augassign" else None
+        self.emit(indent + 1, text or self._assign(before, where))
+        scope.defined = body.defined | before.defined
+        scope.maybe |= body.maybe | before.maybe
+        return leaves
 
     def helper(self, indent: int, scope: Scope) -> None:
         """A local function of a float `p` with its own control flow, reading

@@ -387,3 +387,22 @@ def test_elementwise_choices_in_try_stage_no_cond_and_match_numpy():
         root, both = f(np.float32(x), np.float32(y))
         expected_root, expected_both = elementwise_in_try(np.float32(x), np.float32(y))
         assert root == expected_root and root.dtype == expected_root.dtype and both == expected_both
+
+
+def finally_reads_what_a_failed_loop_left(u, k):
+    try:
+        for v in u:
+            k = k + 1
+            if v > 0:
+                y = v
+            k = k + y  # y is bound in the true branch only: the loop's trace fails
+    finally:
+        j = k * 2  # k still holds the failed loop body's tensor  # noqa: F841
+    return k
+
+
+def test_the_error_of_the_staged_construct_comes_before_what_finally_then_raises():
+    # the finally block reads a tensor of the failed trace (a leaked-tensor TypeError); the
+    # error that caused it is the one reported
+    with pytest.raises(StagingError, match="'y' is defined only in the true branch"):
+        ag.function(finally_reads_what_a_failed_loop_left)(np.array([1.0, -1.0]), np.int64(0))
