@@ -16,8 +16,8 @@ from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
-from autograph.converters.state import StatePlan, plan_if, plan_loop
 from autograph.converters.none_before_loop import bound_before_read
+from autograph.converters.state import StatePlan, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
 from autograph.converters.written_liveness import unread_after_if, unread_at_head
 

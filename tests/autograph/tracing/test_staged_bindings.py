@@ -148,7 +148,7 @@ def read_on_the_path_that_goes_on(x, n):
         if x[i] < 0:
             idx = i
             break
-        y = idx  # unbound in Python at the first non-negative element
+        y = idx  # unbound in Python at the first non-negative element  # noqa: F841
     else:
         idx = -1
     return idx

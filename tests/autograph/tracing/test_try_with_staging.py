@@ -98,7 +98,7 @@ def if_in_try_except(x):
 def break_in_context_manager(x, n):
     total = x * 0
     with contextlib.nullcontext():
-        for i in ag.range(n):
+        for _ in ag.range(n):
             if total > 5:
                 break
             total = total + x
