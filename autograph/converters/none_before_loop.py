@@ -14,8 +14,10 @@ The converter names such variables in the loop's options
 (`opts['bound_before_read']`); the staged loop then types them from a trace
 of the body and checks, when the graph runs, that the loop ran at least once.
 
-Only names that some `name = None` before the loop may bind, or parameters,
-are named: every other loop variable holds what the code gave it.
+Only names the function sets to None somewhere (`name = None`, `name: T =
+None`), or parameters, are named: the test costs one walk of the function's
+statements, and the runtime checks the value itself (a name is typed from
+the body only when it is None as the loop starts).
 """
 
 from __future__ import annotations
@@ -23,31 +25,36 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.traversal import statements
 
-__all__ = ["bound_before_read"]
+__all__ = ["bound_before_read", "set_to_none"]
 
 
-def bound_before_read(node: gast.While | gast.For, names: tuple[str, ...], analyses: Analyses) -> tuple[str, ...]:
-    """The carried plain `names` that may be None when `node` starts and that no iteration reads before binding."""
+def set_to_none(body: list[gast.stmt]) -> frozenset[str]:
+    """The plain names some statement of `body` (nested blocks included) sets to None."""
+    found: set[str] = set()
+    for stmt in statements(body):
+        kind = type(stmt)
+        if kind is gast.Assign and _is_none(stmt.value):
+            found.update(t.id for t in stmt.targets if type(t) is gast.Name)
+        elif kind is gast.AnnAssign and _is_none(stmt.value) and type(stmt.target) is gast.Name:
+            found.add(stmt.target.id)
+    return frozenset(found)
+
+
+def bound_before_read(
+    node: gast.While | gast.For, names: tuple[str, ...], analyses: Analyses, none: frozenset[str]
+) -> tuple[str, ...]:
+    """The carried `names` that may be None when `node` starts (in `none`, the names the function
+    sets to None, or parameters) and that no iteration reads before binding."""
     params = analyses.activity.params
-    candidates = [n for n in names if n.isidentifier() and (n in params or _may_be_none(node, n, analyses))]
-    if not candidates:
-        return ()
-    if not node.body or node.body[0] not in analyses.cfg.entry_of:
+    candidates = [n for n in names if n in none or n in params]
+    if not candidates or not node.body or node.body[0] not in analyses.cfg.entry_of:
         return ()
     read = analyses.live_before(node.body[0])
     if isinstance(node, gast.While):
         read = read | analyses.activity.effects(node.test).reads
     return tuple(n for n in candidates if n not in read)
-
-
-def _may_be_none(node: gast.stmt, name: str, analyses: Analyses) -> bool:
-    """Whether a binding `name = None` (or `name: T = None`) may reach the loop."""
-    for definition in analyses.definitions.definitions(analyses.cfg.entry_of[node], name):
-        stmt = None if definition is None else definition.ast
-        if type(stmt) in (gast.Assign, gast.AnnAssign) and _is_none(stmt.value):
-            return True
-    return False
 
 
 def _is_none(value: gast.expr | None) -> bool:
