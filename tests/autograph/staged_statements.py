@@ -128,11 +128,14 @@ class StagedWriter:
 
     def _assign(self, scope: Scope, where: Where) -> str:
         name = self.ex.pick(where.assignable)
-        value = self.values.of_kind(kind_of(name), scope)
-        if _may_alias(value):
-            value = f"np.copy({value})"
+        value = self._copied(self.values.of_kind(kind_of(name), scope))
         scope.bind(name)
         return f"{name} = {value}"
+
+    @staticmethod
+    def _copied(value: str) -> str:
+        """`value`, copied when it may be an array another name holds (see `_may_alias`)."""
+        return f"np.copy({value})" if _may_alias(value) else value
 
     def _augassign(self, scope: Scope, where: Where) -> str | None:
         names = sorted(n for n in scope.defined & set(where.assignable))
@@ -305,13 +308,13 @@ class StagedWriter:
             test = f"{vec}[{target}] {ex.pick(['<', '>', '=='])} {values.float_(body, 1)}"
         self.emit(indent + 1, f"if {test}:")
         found = target if target is not None and kind_of(name) == "int" and ex.chance(60) else None
-        self.emit(indent + 2, f"{name} = {found or values.of_kind(kind_of(name), body)}")
+        self.emit(indent + 2, f"{name} = {found or self._copied(values.of_kind(kind_of(name), body))}")
         self.emit(indent + 2, "break")
         if ex.chance(30):  # what the loop does when it goes on
             self.block(indent + 1, body, inner, 1)
         values.indices = indices
         self.emit(indent, "else:")
-        self.emit(indent + 1, f"{name} = {values.of_kind(kind_of(name), scope)}")
+        self.emit(indent + 1, f"{name} = {self._copied(values.of_kind(kind_of(name), scope))}")
         if where.in_loop:
             values.nested_loop_names |= (body.maybe | body.defined) - scope.defined
         self._merge(scope, [(body, False), (scope.copy(), False)])
