@@ -171,6 +171,9 @@ class StagedWriter:
         ex = self.ex
         # a name some or all branches `del` at their end: read after the if, staging must refuse
         deletable = sorted(scope.defined & set(where.assignable))
+        vectors = [n for n in deletable if kind_of(n) == "vec"]
+        if len(vectors) < 2:  # keep a vector: vector expressions need one (see StagedExpressions.vec_)
+            deletable = [n for n in deletable if kind_of(n) != "vec"]
         deleted = ex.pick(deletable) if deletable and self.budget > 4 and ex.chance(25) else None
         everywhere = deleted is not None and ex.chance(70)
         self.emit(indent, f"if {self.values.bool_(scope)}:")
