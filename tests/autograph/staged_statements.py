@@ -338,9 +338,9 @@ class StagedWriter:
         body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
         self.emit(indent, "finally:")
         before = scope.copy()
-        kind = ex.pick(["assign", "augassign"])
-        text = self._augassign(before, where) if kind == "augassign" else None
-        self.emit(indent + 1, text or self._assign(before, where))
+        # an assignment, never `x -= ...`: after a `return x` in the body, that would change the
+        # returned 0-d array in place (an alias changed in place is a documented difference)
+        self.emit(indent + 1, self._assign(before, where))
         scope.defined = body.defined | before.defined
         scope.maybe |= body.maybe | before.maybe
         return leaves
