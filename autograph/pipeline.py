@@ -4,6 +4,7 @@
     -> zero-argument super() of a method; asserts, `a if c else b` and and/or in try/with marked
     -> ifs whose branches only return become conditional expressions (conditional_returns)
     -> nested functions (each converted on its own)
+    -> liveness as written, when a loop has break and else (written_liveness)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional expressions -> and/or, not, chains and calls (one walk: `_FUSED`)
     -> analyses (once) -> control flow -> hoisting, bindings
@@ -52,6 +53,7 @@ from autograph.converters import (
     return_statements,
     super_calls,
     unsupported,
+    written_liveness,
 )
 from autograph.converters.context import Context, Options
 from autograph.converters.expression_scope import rewrite_expressions
@@ -138,6 +140,8 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     if converted:  # the nested conversions added names and constructs
         census = take_census(fn)
         ctx.namespace = Namespace(census.names)
+    if _LOOP_ELSE_BREAK <= census.found:
+        written_liveness.record(fn, ctx, captured, activity)  # before break becomes a flag
     _run_passes(fn, ctx, _needed_passes(fn, census))
     if census.found & _EXITS and census.found & _JUMPS:
         finally_jumps.cancel_pending(fn, ctx)
@@ -155,6 +159,8 @@ _BLOCKS = frozenset({"try", "with"})
 _MARKED = frozenset({"assert", "if_exp", "logical"})
 # what the jump passes lower into ifs and flags
 _JUMPS = frozenset({"break", "continue", "return", "loop_else"})
+# a loop's `else:` and a `break`: the flag hides from the analyses what the function reads (written_liveness)
+_LOOP_ELSE_BREAK = frozenset({"loop_else", "break"})
 # what runs code while a jump leaves it, which may jump or raise and so cancel the jump
 _EXITS = frozenset({"finally", "with"})
 

@@ -104,4 +104,7 @@ def convert_if(
         names=names_tuple(plan.names),
         nouts=constant(plan.nouts),
     )
+    if plan.unread != ((), ()):  # see written_liveness
+        value = gast.Tuple(elts=[names_tuple(side) for side in plan.unread], ctx=gast.Load())
+        call[0].value.keywords.append(gast.keyword(arg="unread", value=value))
     return code + call_and_unbind(plan, call, node)

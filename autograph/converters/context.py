@@ -82,6 +82,8 @@ class Context:
     # 'return' where others give the condition's text, so a staged error speaks of the if (the node
     # is held, so its id is not reused)
     returned: dict[int, gast.IfExp] = field(default_factory=dict)
+    # if or loop node -> what the function as written reads after it or at its head (see written_liveness)
+    written_liveness: dict[gast.AST, object] = field(default_factory=dict)
 
     def within_of(self, node: gast.AST) -> tuple[str, int] | None:
         """The innermost try/with (keyword, user line) that may catch what `node` raises, if marked."""

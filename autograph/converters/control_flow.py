@@ -16,8 +16,10 @@ from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
+from autograph.converters.none_before_loop import bound_before_read, set_to_none
 from autograph.converters.state import StatePlan, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
+from autograph.converters.written_liveness import unread_after_if, unread_at_head
 
 __all__ = ["transform"]
 
@@ -80,8 +82,10 @@ class _Planner:
     it, so inner statements neither initialise nor unbind it again.
     """
 
-    def __init__(self, ctx: Context, analyses: Analyses, dels: bool = True) -> None:
+    def __init__(self, ctx: Context, analyses: Analyses, dels: bool = True, fn: gast.FunctionDef | None = None) -> None:
         self.ctx = ctx
+        self.fn = fn
+        self.none: frozenset[str] | None = None  # the names fn sets to None (see none_before_loop), when asked
         self.analyses = analyses
         self.dels = dels  # whether the function holds a `del` (see state._still)
         self.plans: dict[gast.AST, StatePlan] = {}
@@ -127,8 +131,19 @@ class _Planner:
         if type(stmt) is gast.If:
             activity = self.analyses.activity
             branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
-            return plan_if(stmt, self.analyses, branches, self.dels)
-        return plan_loop(stmt, self.analyses, self.dels)
+            plan = plan_if(stmt, self.analyses, branches, self.dels)
+            if self.ctx.written_liveness:
+                plan = dataclasses.replace(plan, unread=unread_after_if(self.ctx, stmt, plan.names[: plan.nouts]))
+            return plan
+        plan = plan_loop(stmt, self.analyses, self.dels)
+        if self.ctx.written_liveness:
+            plan = dataclasses.replace(plan, unread_at_head=unread_at_head(self.ctx, stmt, plan.names))
+        if not plan.names:
+            return plan
+        if self.none is None:
+            self.none = set_to_none(self.fn.body)
+        bound = bound_before_read(stmt, plan.names, self.analyses, self.none)
+        return dataclasses.replace(plan, bound_before_read=bound) if bound else plan
 
 
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
@@ -154,7 +169,7 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
 
 def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.FunctionDef:
     """Rewrite the function's own control flow statements."""
-    planner = _Planner(ctx, analyses, any(type(s) is gast.Delete for s in statements(node.body)))
+    planner = _Planner(ctx, analyses, any(type(s) is gast.Delete for s in statements(node.body)), node)
     planner.block(node.body, frozenset())
     node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers).block(node.body)
     return node

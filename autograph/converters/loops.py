@@ -35,11 +35,12 @@ __all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
 
 
-def _opts(
-    node: gast.AST, ctx: Context, iterate_names: str | None, test_setters: tuple[tuple[str, str], ...] = ()
-) -> gast.Dict:
+def _opts(node: gast.AST, ctx: Context, iterate_names: str | None, plan: StatePlan) -> gast.Dict:
     """The options dict; `test_setters` ({'n': 'bump'}) names, for the staged loop's error, the nested
-    function through which a while's test sets a loop variable."""
+    function through which a while's test sets a loop variable; `unread_at_head` and
+    `bound_before_read` name loop variables whose value before the loop may go unread
+    (see written_liveness and none_before_loop)."""
+    test_setters = plan.test_setters
     keys: list[gast.expr] = []
     values: list[gast.expr] = []
     if iterate_names is not None:
@@ -49,6 +50,10 @@ def _opts(
         keys.append(constant("test_setters"))
         values.append(gast.Dict(keys=[constant(n) for n, _ in test_setters],
                                 values=[constant(f) for _, f in test_setters]))
+    for key, names in (("unread_at_head", plan.unread_at_head), ("bound_before_read", plan.bound_before_read)):
+        if names:
+            keys.append(constant(key))
+            values.append(names_tuple(names))
     for key, value in ctx.loop_options.get(node, {}).items():
         keys.append(constant(key))
         values.append(value)
@@ -92,7 +97,7 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         get_state=get_state,
         set_state=set_state,
         names=names_tuple(plan.names),
-        opts=_opts(node, ctx, None, plan.test_setters),
+        opts=_opts(node, ctx, None, plan),
     )
     return code + call_and_unbind(plan, call, node) + node.orelse
 
@@ -173,6 +178,6 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
         get_state=get_state,
         set_state=set_state,
         names=names_tuple(plan.names),
-        opts=_opts(node, ctx, _iterate_names(target)),
+        opts=_opts(node, ctx, _iterate_names(target), plan),
     )
     return code + call_and_unbind(plan, call, node) + node.orelse

@@ -65,6 +65,12 @@ class StatePlan:
     guarded: bool = False
     within: tuple[str, int] | None = None
     test_setters: tuple[tuple[str, str], ...] = ()
+    # names whose value nothing reads after the true / false branch of an if, or from a loop's head
+    # (of the function as written, see written_liveness), and carried names a loop's body binds
+    # before reading them (see loops.bound_before_read)
+    unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    unread_at_head: tuple[str, ...] = ()
+    bound_before_read: tuple[str, ...] = ()
 
     @property
     def local_names(self) -> list[str]:

@@ -63,8 +63,14 @@ def trace_function(
             result = fn(*args, **kwargs)
         except RecursionError as error:
             raise endless_recursion(name, error) from None
-        except TypeError as error:
-            unknown = unknown_dimension_error(error, graph.inputs)
+        except Exception as error:
+            # the error a staged construct raised while tracing inside the user's try/with comes
+            # first: a `finally:` (or `__exit__`) then failing on what it left behind is its consequence
+            refused = graph.refused
+            if refused is not None and refused is not error:
+                refused.__suppress_context__ = True  # keeps its own cause, if any
+                raise refused  # noqa: B904 - the consequence is not the cause
+            unknown = unknown_dimension_error(error, graph.inputs) if isinstance(error, TypeError) else None
             if unknown is None:
                 raise
             raise unknown from None

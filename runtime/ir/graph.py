@@ -113,6 +113,8 @@ class Graph:
         self.finished = False
         # an error raised while tracing that the user's own try/with may swallow; the trace fails with it
         self.refused: Exception | None = None
+        # staged control flow traced inside the user's try/with (runtime/operators/within.py), on the top graph
+        self.traced_in_with: list = []
         self._ids: set[int] = set()  # id() of every node of `nodes`: `_holds` in O(1)
         self._users: dict[int, list[Node]] = {}  # id(node) -> the nodes using it (see `users`)
         self._users_counted = 0  # len(nodes) when `_users` was built

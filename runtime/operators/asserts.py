@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tracing.staged import is_staged
 
 __all__ = ["assert_stmt"]
@@ -14,13 +14,13 @@ __all__ = ["assert_stmt"]
 def assert_stmt(
     expression: object, message: Callable[[], object] | None = None, within: tuple[str, int] | None = None
 ) -> None:
-    """`assert expression, message()`; a Tensor stages an assert (refused `within` a try/with)."""
+    """`assert expression, message()`; a Tensor stages an assert (traced `within` a try/with)."""
     try:
         if is_staged(expression):
             from runtime.operators.staged_assert import staged_assert
 
-            refuse_if_within(within, "assert")
-            staged_assert(expression, message)
+            with traced_within(within, "assert"):
+                staged_assert(expression, message)
             return
         if not expression:
             if message is None:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.staged_iterables import is_staged_iterable
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import STEP_ASIDE, is_tracing
@@ -48,7 +48,7 @@ def for_stmt(
     within: tuple[str, int] | None = None,
 ) -> None:
     """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray
-    (refused `within` a try/with)."""
+    (traced `within` a try/with)."""
     if type(iter_) not in _PYTHON_ITERABLES and is_staged_iterable(iter_):
         _staged(iter_, extra_test, body, get_state, set_state, names, opts, within)
         return
@@ -100,8 +100,8 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_loops import staged_for
 
-    refuse_if_within(within, "for")
-    staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
+    with traced_within(within, "for"):
+        staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
 
 
 def _tensor_break(keep_going: Tensor, names: tuple[str, ...], opts: dict) -> None:

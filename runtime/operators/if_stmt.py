@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 
@@ -35,8 +35,14 @@ def if_stmt(
     names: tuple[str, ...],
     nouts: int,
     within: tuple[str, int] | None = None,
+    unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
-    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (refused `within` a try/with)."""
+    """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with).
+
+    `unread`: names whose value after the true / false branch nothing reads, so
+    a staged cond fills them with zeros where that branch leaves them unbound
+    (the search idiom `if x[i] < 0: idx = i; break` in a loop with `else:`).
+    """
     try:
         if cond is False:
             if orelse is not None:
@@ -45,7 +51,7 @@ def if_stmt(
             if body is not None:
                 body()
         elif is_staged(cond):
-            _staged(cond, body, orelse, get_state, set_state, names, nouts, within)
+            _staged(cond, body, orelse, get_state, set_state, names, nouts, within, unread)
         elif cond:
             if body is not None:
                 body()
@@ -65,13 +71,16 @@ def _staged(
     names: tuple[str, ...],
     nouts: int,
     within: tuple[str, int] | None,
+    unread: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> None:
     """The staged half, kept out of if_stmt: its frame holds only the Python path's locals."""
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_if import staged_if
 
-    refuse_if_within(within, "if")
-    staged_if(cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts)
+    with traced_within(within, "if"):
+        staged_if(
+            cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts, unread
+        )
 
 
 def _nothing() -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tracing.staged import is_staged
 
 __all__ = ["and_", "or_", "not_"]
 
 
 def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
-    """`left and b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
+    """`left and b()`; a Tensor `left` stages a cond (traced `within` a try/with)."""
     try:
         if left is True:
             return b()
@@ -28,8 +28,8 @@ def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None =
         if is_staged(left):
             from runtime.operators.staged_logical import staged_and
 
-            refuse_if_within(within, "'and'")
-            return staged_and(left, b)
+            with traced_within(within, "'and'"):
+                return staged_and(left, b)
         return b() if left else left
     except Exception as error:
         note_user_code(error)
@@ -37,7 +37,7 @@ def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None =
 
 
 def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
-    """`left or b()`; a Tensor `left` stages a cond (refused `within` a try/with)."""
+    """`left or b()`; a Tensor `left` stages a cond (traced `within` a try/with)."""
     try:
         if left is False:
             return b()
@@ -46,8 +46,8 @@ def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = 
         if is_staged(left):
             from runtime.operators.staged_logical import staged_or
 
-            refuse_if_within(within, "'or'")
-            return staged_or(left, b)
+            with traced_within(within, "'or'"):
+                return staged_or(left, b)
         return left if left else b()
     except Exception as error:
         note_user_code(error)

@@ -43,6 +43,7 @@ from runtime.operators.staged_state import (
     zeros_like_type,
 )
 from runtime.operators.unbound_in_trace import unbound_read
+from runtime.operators.undefined import Undefined
 from runtime.tracing.frontend import Frontend, get_frontend
 
 __all__ = ["BRANCH", "branch_error", "stage_branches", "staged_if"]
@@ -63,8 +64,9 @@ def staged_if(
     set_state: Callable[[tuple], None],
     names: tuple[str, ...],
     nouts: int,
+    unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
-    """Stage an if statement whose condition is a Tensor."""
+    """Stage an if statement whose condition is a Tensor (`unread`: see if_stmt)."""
     origin = user_origin()
     initial = get_state()
     before = snapshot(initial)
@@ -84,16 +86,35 @@ def staged_if(
 
         return outputs
 
-    results = stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if")
+    results = stage_branches(cond, run(body, True), run(orelse, False), tuple(names[:nouts]), origin, "if", unread)
+    _check_deleted(names[:nouts], initial, results, origin)
     set_state(tuple(results) + tuple(initial[nouts:]))
+
+
+def _check_deleted(names: tuple[str, ...], initial: tuple, results: tuple, origin: Origin | None) -> None:
+    """An output bound before the if that both branches `del`: unbound after it, where it is read.
+
+    Python raises UnboundLocalError at the read; staged, the placeholder would
+    flow on to the read (and out of the Function) as a value. The converter
+    carries a name out of an if only when the code after it may read it.
+    """
+    for name, before, after in zip(names, initial, results):
+        if isinstance(after, Undefined) and not isinstance(before, Undefined) and not is_return_value(name):
+            raise rule_error(
+                f"'{name}' is deleted in both branches of a tensor-dependent if, so it is unbound "
+                f"after the if, where the code reads it",
+                origin, f"Give '{name}' a value again after the if (or in a branch) before reading it, "
+                f"or do not read it after the if.",
+            )
 
 
 class _Branches:
     """What the branch traced first produced; the second one is checked against it."""
 
     def __init__(self, names: tuple[str, ...], origin: Origin | None, what: str, frontend: Frontend,
-                 may_swap: bool) -> None:
+                 may_swap: bool, unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> None:
         self.names, self.origin, self.what, self.frontend = names, origin, what, frontend
+        self.unread = {True: frozenset(unread[0]), False: frozenset(unread[1])}
         self.sides = _OPERANDS.get(what, BRANCH)
         self.may_swap = may_swap
         self.first: tuple[bool, FlatState] | None = None
@@ -135,10 +156,11 @@ class _Branches:
         """`state` structured like `first`: a return value bound on one side only is spread
         into unbound leaves; any other difference in structure is an error."""
         name = first.mismatched_name(state)
-        while name is not None and is_return_value(name):
+        while name is not None and self._fillable(name, side):
             spread = state.spread_undefined(name, first.tree_of(name))
             if spread is None:
-                if self.may_swap and first.spread_undefined(name, state.tree_of(name)) is not None:
+                if (self.may_swap and self._fillable(name, first_side)
+                        and first.spread_undefined(name, state.tree_of(name)) is not None):
                     raise _TraceFalseFirst  # only the false branch returns: it goes first
                 break
             state = spread
@@ -169,7 +191,7 @@ class _Branches:
                     return weak
                 self._check_types(name, before, value, first_side, side)
                 return value if second_kind == "staged" else self.frontend.constant(value)
-            if second_kind == "undefined" and is_return_value(name):
+            if second_kind == "undefined" and self._fillable(name, side):
                 return zeros_like_type(type_of_leaf(before, self.frontend), self.frontend)
             if second_kind == "undefined":
                 raise self._undefined(name, first_side, before)
@@ -177,7 +199,7 @@ class _Branches:
         if kind == "undefined":
             if second_kind == "undefined":
                 return _NO_OUTPUT
-            if is_return_value(name) and second_kind in ("staged", "number") and self.may_swap:
+            if self._fillable(name, first_side) and second_kind in ("staged", "number") and self.may_swap:
                 raise _TraceFalseFirst
             raise self._undefined(name, side, value)
         if second_kind == "python" and same_python_value(before, value):
@@ -185,6 +207,11 @@ class _Branches:
         if second_kind == "undefined":
             raise self._undefined(name, first_side, before)
         raise self._mixed(name, before, first_side, value, side)
+
+    def _fillable(self, name: str, side: bool) -> bool:
+        """Whether `name` may hold zeros where the `side` branch leaves it unbound: nothing reads
+        it there (the converter's return value, or a name in `unread`, see if_stmt)."""
+        return is_return_value(name) or name in self.unread[side]
 
     def _weak_scalar(self, before: Any, value: Any) -> Any:
         """A Python scalar against a Tensor takes the Tensor's dtype, as in NumPy arithmetic.
@@ -305,19 +332,19 @@ def _fits(value: object, dtype: np.dtype) -> bool:
         return False
 
 
-def stage_branches(cond, true_fn, false_fn, names, origin, what) -> tuple:
+def stage_branches(cond, true_fn, false_fn, names, origin, what, unread=((), ())) -> tuple:
     frontend = get_frontend(cond)
     order = ((True, true_fn), (False, false_fn))
     try:
-        return _stage_in_order(frontend, cond, order, names, origin, what, may_swap=True)
+        return _stage_in_order(frontend, cond, order, names, origin, what, True, unread)
     except _TraceFalseFirst:
         # Branch functions reset the state themselves, so tracing again is safe; their
         # Python side effects run a second time in this one case.
-        return _stage_in_order(frontend, np.logical_not(cond), order[::-1], names, origin, what, False)
+        return _stage_in_order(frontend, np.logical_not(cond), order[::-1], names, origin, what, False, unread)
 
 
-def _stage_in_order(frontend, pred, order, names, origin, what, may_swap: bool) -> tuple:
-    branches = _Branches(names, origin, what, frontend, may_swap)
+def _stage_in_order(frontend, pred, order, names, origin, what, may_swap: bool, unread) -> tuple:
+    branches = _Branches(names, origin, what, frontend, may_swap, unread)
     (first_side, first_fn), (second_side, second_fn) = order
     outputs = frontend.stage_cond(
         pred, branches.traced(first_side, first_fn), branches.traced(second_side, second_fn), names

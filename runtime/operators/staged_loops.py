@@ -127,11 +127,14 @@ class _Loop:
 
     def stage(self, test: Callable[[Any], Any], step: Callable[[Any], None], counted: bool) -> None:
         initial = self._with_pending_lists(self.get_state())
+        initial, was_none = self._none_as_unbound(initial)
         unbound = [isinstance(v, Undefined) for v in initial]
         if any(isinstance(v, (Undefined, PendingList)) for v in initial):
             initial = self._discover(initial, step)
+        initial = tuple(None if n in was_none and isinstance(v, Undefined) else v for n, v in zip(self.names, initial))
+        unread = set(self.opts.get("unread_at_head") or ())
         first_bound = [n for n, was, v in zip(self.names, unbound, initial)
-                       if was and not isinstance(v, Undefined) and not is_return_value(n)]
+                       if was and not isinstance(v, Undefined) and not is_return_value(n) and n not in unread]
         state = FlatState.of(self.names, initial, self.frontend)
         kinds = [leaf_kind(v, self.frontend) for v in state.leaves]
         counted = counted or bool(first_bound)
@@ -164,7 +167,7 @@ class _Loop:
         )
         self.set_state(self._rebuild(state, kinds, outputs[len(prefix):]))
         if first_bound:
-            self._check_ran(outputs[0], first_bound)
+            self._check_ran(outputs[0], first_bound, was_none)
 
     def _trace_step(self, step: Callable[[Any], None], counter: Any) -> None:
         """Trace one pass of the body; a name it reads unbound is the rule's StagingError."""
@@ -177,6 +180,15 @@ class _Loop:
             raise raised from error
 
     # -- entry ----------------------------------------------------------
+    def _none_as_unbound(self, values: tuple) -> tuple[tuple, frozenset[str]]:
+        """None in a loop variable every iteration binds before reading it (`opts['bound_before_read']`,
+        see the converter's none_before_loop) is typed from the body, like a name first bound there."""
+        rebound = self.opts.get("bound_before_read")
+        if not rebound:
+            return values, frozenset()
+        was_none = frozenset(n for n, v in zip(self.names, values) if v is None and n in rebound)
+        return tuple(Undefined(n) if n in was_none else v for n, v in zip(self.names, values)), was_none
+
     def _with_pending_lists(self, values: tuple) -> tuple:
         return tuple(
             PendingList(v, n) if type(v) is list and not v else v for n, v in zip(self.names, values)
@@ -347,8 +359,8 @@ class _Loop:
         owners = [o for o, k in zip(state.owners, kinds) if k in _CARRIED]
         return tuple((["iteration"] if counted else []) + owners)
 
-    def _check_ran(self, iterations: Any, first_bound: list[str]) -> None:
-        listed = ", ".join(f"'{n}'" for n in first_bound)
+    def _check_ran(self, iterations: Any, first_bound: list[str], was_none: frozenset[str]) -> None:
+        listed = ", ".join(f"'{n}' (None before the loop)" if n in was_none else f"'{n}'" for n in first_bound)
         self.frontend.stage_assert(
             iterations > 0,
             f"{listed} is first bound inside the {self.what} loop and read after "

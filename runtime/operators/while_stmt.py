@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
-from runtime.operators.within import refuse_if_within
+from runtime.operators.within import traced_within
 from runtime.tracing.staged import is_staged
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import STEP_ASIDE, is_tracing
@@ -36,7 +36,7 @@ def while_stmt(
     within: tuple[str, int] | None = None,
 ) -> None:
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest
-    (refused `within` a try/with)."""
+    (traced `within` a try/with)."""
     watch = None
     if STEP_ASIDE[0] and is_tracing():  # a Python loop while tracing unrolls: count it
         watch = UnrollWatch("while")
@@ -76,5 +76,5 @@ def _staged(
     from runtime.operators.no_state import state_functions
     from runtime.operators.staged_loops import staged_while
 
-    refuse_if_within(within, "while")
-    staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
+    with traced_within(within, "while"):
+        staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)

@@ -2,7 +2,7 @@
 
 The operators that stage an if, loop, assert, conditional expression or
 `and`/`or` hand the innermost enclosing try/with (`within=('with', 12)`) to
-`within.refuse_if_within`, which calls `traced_within` first: the statement
+`within.traced_within`, which calls `note_traced_within` first: the statement
 stages, but the block around it runs once, while tracing (TensorFlow's
 behaviour); `ag.explain` records it as "traced-in-with", and strict mode
 (runtime.tracing.fallbacks) makes it a StagingError naming the line.
@@ -13,10 +13,10 @@ from __future__ import annotations
 from runtime.tracing.diagnostics import note
 from runtime.tracing.fallbacks import refuse_in_strict
 
-__all__ = ["traced_within"]
+__all__ = ["note_traced_within"]
 
 
-def traced_within(within: tuple[str, int], statement: str) -> None:
+def note_traced_within(within: tuple[str, int], statement: str) -> None:
     """Record a staged `statement` inside the try/with `within`; raise in strict mode."""
     keyword, line = within
     note(

@@ -40,6 +40,9 @@ from tests.autograph.program_statements import LOCALS, StatementWriter, Where
 __all__ = ["PRELUDE", "FEATURES", "Program", "programs"]
 
 PRELUDE = '''\
+import contextlib
+
+
 class MyError(ValueError):
     pass
 

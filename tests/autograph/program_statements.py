@@ -1,9 +1,12 @@
 """The statement writer of the program generator (program_generator.py).
 
 `StatementWriter` emits the body of `f` line by line: simple statements
-(program_simple_statements.py), if/elif/else, for and while loops (each with
-an optional else), try, with, returns, jumps and local functions (some with
-a multi-line docstring that is printed), tracking
+(program_simple_statements.py), if/elif/else (whose branches may end in
+`del` of one name), for and while loops (each with an optional else, and the
+search idiom: an `if` that binds a name and breaks, and an `else:` that binds
+it too), try (with handlers, or with `finally:` alone), with (on the
+prelude's `Ctx` or `contextlib.nullcontext()`), returns, jumps and local
+functions (some with a multi-line docstring that is printed), tracking
 which names are bound on every path (`Scope.defined`) and on some path
 (`Scope.maybe`) so that reads are mostly of bound names. `Where` (beside the
 simple statements) says what may be generated at a point.
@@ -90,6 +93,7 @@ class StatementWriter:
             ("with", 1 * compound * ("with" not in self.skip)),
             ("closure", 1 * (not where.in_helper and "closures" not in self.skip)),
             ("text", 1 * ("multiline_text" not in self.skip)),
+            ("search", 1 * loops * where.may_leave),
         ])
         if kind in ("if", "walrus"):
             return self.if_(indent, scope, where, walrus=kind == "walrus")
@@ -97,6 +101,8 @@ class StatementWriter:
             return self.try_(indent, scope, where)
         if kind == "with":
             return self.with_(indent, scope, where)
+        if kind == "search":
+            return self.search(indent, scope, where)
         if kind == "for":
             return self.for_(indent, scope, where)
         if kind == "while":
@@ -136,19 +142,29 @@ class StatementWriter:
             target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
             test = f"({target} := {ex.int_(scope)}) {ex.pick(['>', '<', '=='])} {ex.num(0, 4)}"
             scope.bind(target)
+        # a name some or all branches `del` at their end (read after the if: UnboundLocalError)
+        deletable = sorted(scope.defined & set(where.assignable)) if "del_in_blocks" not in self.skip else []
+        deleted = ex.pick(deletable) if deletable and self.budget > 4 and ex.chance(15) else None
+        everywhere = deleted is not None and ex.chance(70)
         self.emit(indent, f"if {test}:")
-        branches = []
-        body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
-        branches.append((body, leaves))
+        branches = [self._branch(indent, scope, where, ex.num(1, 3), deleted)]
         for _ in range(ex.num(0, 2) if self.budget > 2 else 0):
             self.emit(indent, f"elif {ex.bool_(scope)}:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2)))
-        if self.budget > 1 and ex.chance(50):
+            branches.append(self._branch(indent, scope, where, ex.num(1, 2), deleted if everywhere else None))
+        if (self.budget > 1 and ex.chance(50)) or everywhere:
             self.emit(indent, "else:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3)))
+            branches.append(self._branch(indent, scope, where, ex.num(1, 3), deleted if everywhere else None))
         else:
             branches.append((scope.copy(), False))
         return self._merge(scope, branches)
+
+    def _branch(self, indent: int, scope: Scope, where: Where, size: int, deleted: str | None) -> tuple[Scope, bool]:
+        """One branch of an if, ending in `del deleted` unless it leaves (or deleted it already)."""
+        branch, leaves = self.block(indent + 1, scope.copy(), where.nested(), size)
+        if deleted is not None and not leaves and deleted in branch.defined:
+            self.emit(indent + 1, f"del {deleted}")
+            branch.unbind(deleted)
+        return branch, leaves
 
     @staticmethod
     def _merge(scope: Scope, branches: list[tuple[Scope, bool]]) -> bool:
@@ -169,6 +185,11 @@ class StatementWriter:
         self.emit(indent, "try:")
         body, _ = self.block(indent + 1, scope.copy(), where.nested(in_try=True), ex.num(1, 3))
         branches = [body, scope.copy()]
+        if ex.chance(25):  # `try: ... finally:` alone
+            self._merge(scope, [(branch, False) for branch in branches])
+            self.emit(indent, "finally:")
+            self.block(indent + 1, scope, where.nested(may_leave=False), ex.num(1, 2))
+            return False
         for _ in range(ex.num(1, 2)):
             caught = ex.pick(_CAUGHT)
             named = caught in _NAMED and ex.chance(30)
@@ -194,7 +215,9 @@ class StatementWriter:
         ex = self.ex
         swallow = ex.pick(["True", "False", ex.bool_(scope, 1)])
         header = f"with Ctx({ex.int_(scope, 1)}, {swallow})"
-        if ex.chance(50):
+        if ex.chance(25):
+            header = "with contextlib.nullcontext()"
+        elif ex.chance(50):
             target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
             header += f" as {target}"
             scope.bind(target)
@@ -272,6 +295,27 @@ class StatementWriter:
         inner = where.nested(in_loop=True)
         body, _ = self.block(indent + 1, scope.copy(), inner, ex.num(1, 3))
         return self._loop_end(indent, scope, where, body)
+
+    def search(self, indent: int, scope: Scope, where: Where) -> bool:
+        """The search idiom: a loop whose `if` binds a name and breaks, and whose `else:` binds it
+        too, so the name is bound after the loop on every path."""
+        ex = self.ex
+        name = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
+        target = ex.pick([n for n in where.assignable if kind_of(n) == "int" and n.isidentifier()])
+        self.emit(indent, f"for {target} in range({ex.pick([str(ex.num(0, 4)), f'min({ex.int_(scope, 1)}, 4)'])}):")
+        body = scope.copy()
+        body.bind(target)
+        inner = where.nested(in_loop=True)
+        if ex.chance(40):
+            self.block(indent + 1, body, inner, 1)
+        self.emit(indent + 1, f"if {ex.bool_(body)}:")
+        self.emit(indent + 2, f"{name} = {ex.pick([target, ex.int_(body)])}")
+        self.emit(indent + 2, "break")
+        self.emit(indent, "else:")
+        self.emit(indent + 1, f"{name} = {ex.int_(scope)}")
+        self._merge(scope, [(body, False), (scope.copy(), False)])
+        scope.bind(name)
+        return False
 
     def _loop_end(self, indent: int, scope: Scope, where: Where, body: Scope) -> bool:
         """An optional `else:` block, then the join: the body may not have run."""

@@ -34,7 +34,7 @@ from tests.autograph.staged_statements import LOCALS, RETURN_KINDS, StagedWriter
 
 __all__ = ["PRELUDE", "StagedProgram", "staged_programs", "staged_inputs"]
 
-PRELUDE = "import numpy as np\n\nimport autograph as ag\n"
+PRELUDE = "import contextlib\n\nimport numpy as np\n\nimport autograph as ag\n"
 
 _PARAMS = {"vec": ("u", "v", "w"), "int": ("n", "k"), "float": ("x", "y")}
 

@@ -2,9 +2,12 @@
 
 `StagedWriter` emits the body of `f` line by line: assignments, augmented
 assignments, `ag.print`, if/elif/else, guarded while loops, for loops over
-`ag.range(...)` and over vectors, break/continue, early returns, local
-helper functions with their own control flow (some with a multi-line
-docstring) and the length of multi-line literals (program_literals.py). It tracks which names are
+`ag.range(...)` and over vectors, break/continue, early returns and local
+helper functions with their own control flow; `del` at the end of branches,
+the search idiom (a loop whose tensor-dependent `if` binds a name and
+breaks, and whose `else:` binds it too), and `with contextlib.nullcontext():`
+or `try: ... finally:` around statements (which trace as in TensorFlow), multi-line
+docstrings and the length of multi-line literals (program_literals.py). It tracks which names are
 bound on every path (`Scope.defined`) so that almost every read is of a name
 bound on both sides of a staged branch and before a staged loop; the rare
 read of a name bound on some paths only is where staging must refuse with a
@@ -95,9 +98,14 @@ class StagedWriter:
             ("jump", 3 * where.in_loop),
             ("helper", (1 + (where.depth == 0)) * (not where.in_helper and self.helpers < 2)),
             ("text", 2),
+            ("search", 2 * compound), ("guarded", 2 * compound),
         ])
         if kind == "if":
             return self.if_(indent, scope, where)
+        if kind == "search":
+            return self.search(indent, scope, where)
+        if kind == "guarded":
+            return self.guarded(indent, scope, where)
         if kind == "while":
             return self.while_(indent, scope, where)
         if kind.startswith("for_"):
@@ -139,11 +147,14 @@ class StagedWriter:
 
     def _assign(self, scope: Scope, where: Where) -> str:
         name = self.ex.pick(where.assignable)
-        value = self.values.of_kind(kind_of(name), scope)
-        if _may_alias(value):
-            value = f"np.copy({value})"
+        value = self._copied(self.values.of_kind(kind_of(name), scope))
         scope.bind(name)
         return f"{name} = {value}"
+
+    @staticmethod
+    def _copied(value: str) -> str:
+        """`value`, copied when it may be an array another name holds (see `_may_alias`)."""
+        return f"np.copy({value})" if _may_alias(value) else value
 
     def _augassign(self, scope: Scope, where: Where) -> str | None:
         names = sorted(n for n in scope.defined & set(where.assignable))
@@ -177,17 +188,32 @@ class StagedWriter:
     # -- compound statements --
     def if_(self, indent: int, scope: Scope, where: Where) -> bool:
         ex = self.ex
+        # a name some or all branches `del` at their end: read after the if, staging must refuse
+        deletable = sorted(scope.defined & set(where.assignable))
+        vectors = [n for n in deletable if kind_of(n) == "vec"]
+        if len(vectors) < 2:  # keep a vector: vector expressions need one (see StagedExpressions.vec_)
+            deletable = [n for n in deletable if kind_of(n) != "vec"]
+        deleted = ex.pick(deletable) if deletable and self.budget > 4 and ex.chance(25) else None
+        everywhere = deleted is not None and ex.chance(70)
         self.emit(indent, f"if {self.values.bool_(scope)}:")
-        branches = [self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))]
+        branches = [self._branch(indent, scope, where, ex.num(1, 3), deleted)]
         for _ in range(ex.num(0, 2) if self.budget > 2 else 0):
             self.emit(indent, f"elif {self.values.bool_(scope)}:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 2)))
-        if self.budget > 1 and ex.chance(60):
+            branches.append(self._branch(indent, scope, where, ex.num(1, 2), deleted if everywhere else None))
+        if (self.budget > 1 and ex.chance(60)) or everywhere:
             self.emit(indent, "else:")
-            branches.append(self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3)))
+            branches.append(self._branch(indent, scope, where, ex.num(1, 3), deleted if everywhere else None))
         else:
             branches.append((scope.copy(), False))
         return self._merge(scope, branches)
+
+    def _branch(self, indent: int, scope: Scope, where: Where, size: int, deleted: str | None) -> tuple[Scope, bool]:
+        """One branch of an if, ending in `del deleted` unless it leaves (or deleted it already)."""
+        branch, leaves = self.block(indent + 1, scope.copy(), where.nested(), size)
+        if deleted is not None and not leaves and deleted in branch.defined:
+            self.emit(indent + 1, f"del {deleted}")
+            branch.unbind(deleted)
+        return branch, leaves
 
     @staticmethod
     def _merge(scope: Scope, branches: list[tuple[Scope, bool]]) -> bool:
@@ -265,6 +291,78 @@ class StagedWriter:
             branches.append(self.block(indent + 1, orelse, where.nested(), 1))
         self._merge(scope, branches)
         return False
+
+    def search(self, indent: int, scope: Scope, where: Where) -> bool:
+        """The search idiom: a loop whose tensor-dependent `if` binds a name and breaks, and whose
+        `else:` binds it too, so the name is bound after the loop on every path:
+
+            for t0 in ag.range(len(u)):
+                if u[t0] < 0:
+                    i = t0
+                    break
+            else:
+                i = -1
+        """
+        ex, values = self.ex, self.values
+        name = ex.pick([n for n in where.assignable if kind_of(n) in ("int", "float")])
+        body = scope.copy()
+        if ex.chance(60):
+            target = ex.pick(["t0", "t1"] if where.depth == 0 else ["t1", "t2"])
+            vec = values.variable(scope, "vec")
+            bound = f"len({vec})" if vec is not None and ex.chance(60) else f"np.minimum({values.int_(scope, 1)}, 4)"
+            self.emit(indent, f"for {target} in ag.range({bound}):")
+            body.bind(target)
+            indices = values.indices
+            if vec is not None and bound.startswith("len("):
+                values.indices = Indices(indices.names + (target,))
+        else:
+            guard, target, indices, vec = f"w{self.guards}", None, values.indices, None
+            self.guards += 1
+            self.emit(indent, f"{guard} = 0")
+            self.emit(indent, f"while {guard} < {ex.num(1, 4)}:")
+            self.emit(indent + 1, f"{guard} += 1")
+            self.budget += 2
+        inner = where.nested(in_loop=True)
+        if ex.chance(40):
+            self.block(indent + 1, body, inner, 1)
+        test = values.bool_(body)
+        if target is not None and target in values.indices.names and ex.chance(70):
+            test = f"{vec}[{target}] {ex.pick(['<', '>', '=='])} {values.float_(body, 1)}"
+        self.emit(indent + 1, f"if {test}:")
+        found = target if target is not None and kind_of(name) == "int" and ex.chance(60) else None
+        self.emit(indent + 2, f"{name} = {found or self._copied(values.of_kind(kind_of(name), body))}")
+        self.emit(indent + 2, "break")
+        if ex.chance(30):  # what the loop does when it goes on
+            self.block(indent + 1, body, inner, 1)
+        values.indices = indices
+        self.emit(indent, "else:")
+        self.emit(indent + 1, f"{name} = {self._copied(values.of_kind(kind_of(name), scope))}")
+        if where.in_loop:
+            values.nested_loop_names |= (body.maybe | body.defined) - scope.defined
+        self._merge(scope, [(body, False), (scope.copy(), False)])
+        scope.bind(name)
+        return False
+
+    def guarded(self, indent: int, scope: Scope, where: Where) -> bool:
+        """Statements inside `with contextlib.nullcontext():` or `try: ... finally:`, whose staged
+        control flow traces as in TensorFlow (the block runs while tracing). The finally block reads
+        only what was bound before the try: the body may have left early."""
+        ex = self.ex
+        if ex.chance(50):
+            self.emit(indent, "with contextlib.nullcontext():")
+            body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+            scope.defined, scope.maybe = body.defined, body.maybe | scope.maybe
+            return leaves
+        self.emit(indent, "try:")
+        body, leaves = self.block(indent + 1, scope.copy(), where.nested(), ex.num(1, 3))
+        self.emit(indent, "finally:")
+        before = scope.copy()
+        # an assignment, never `x -= ...`: after a `return x` in the body, that would change the
+        # returned 0-d array in place (an alias changed in place is a documented difference)
+        self.emit(indent + 1, self._assign(before, where))
+        scope.defined = body.defined | before.defined
+        scope.maybe |= body.maybe | before.maybe
+        return leaves
 
     def helper(self, indent: int, scope: Scope) -> None:
         """A local function of a float `p` with its own control flow, reading

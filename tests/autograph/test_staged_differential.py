@@ -268,6 +268,60 @@ REGRESSIONS: list[tuple[str, list[tuple]]] = [
         """,
         [([], 0, [])],
     ),
+    # A staged loop in a try whose trace fails (a return of None on one path): the finally
+    # block then reads a tensor of the failed trace; the loop's StagingError must be the
+    # error reported, not the leaked-tensor TypeError of the finally block.
+    (
+        """
+        def f(u, n, k):
+            try:
+                for t1, y in enumerate(u):
+                    if (k + -2) < k < k:
+                        break
+                    elif 0.5 < y:
+                        n = -2
+                        k //= 2
+                    else:
+                        x = np.copy(y)
+                    if k + k < 0.5:
+                        k //= 2
+                        y = np.copy((0.5 if 0.5 < 0.5 else y))
+                        return 0.5 + y
+                    else:
+                        return 0.5
+                return 0.5
+            finally:
+                i = np.copy(k)
+        """,
+        [([], 0, 0), ([1.0, -2.0], 3, 1)],
+    ),
+    # The search idiom, a staged if in a with block, and a name deleted in both branches of one
+    # in a try (never read after it).
+    (
+        """
+        def f(u, x):
+            for t0 in ag.range(len(u)):
+                if u[t0] < x:
+                    i = t0
+                    break
+            else:
+                i = -1
+            with contextlib.nullcontext():
+                if i > 0:
+                    i = i * 2
+            try:
+                if x > 0:
+                    y = x * 2
+                    del x
+                else:
+                    y = -x
+                    del x
+            finally:
+                i += 1
+            return i, y
+        """,
+        [([1.0, -2.0, 3.0], 0.5), ([], -1.0), ([4.0], 5.0)],
+    ),
 ]
 
 

@@ -9,7 +9,16 @@ import autograph as ag
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
-jax.config.update("jax_enable_x64", True)
+
+
+@pytest.fixture(autouse=True)
+def _float64_jax():
+    """JAX in float64 for these comparisons only: the user's (and other tests') setting is kept."""
+    previous = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    yield
+    jax.config.update("jax_enable_x64", previous)
+
 
 rng = np.random.default_rng(11)
 A, B, V = rng.normal(size=(3, 4)), rng.normal(size=(4, 3)), rng.normal(size=(4,))
