@@ -7,7 +7,9 @@ Importing the package registers every op; ops import only `runtime.ir`:
 - `reductions`: sum, mean, argmax, std, cumsum, ...
 - `shape_ops`: reshape, transpose, concatenate, stack, where, clip, sort, ...
 - `indexing`: "index" (`t[key]`)
-- `linalg`: dot, inner, outer, np.linalg
+- `linalg`: dot, inner, outer, np.linalg's norm/det/inv/solve
+- `decompositions`: np.linalg's eigh, svd, qr, cholesky, lstsq, slogdet, pinv, matrix_power
+- `spectral`: np.fft
 - `creation`: zeros/ones/full/eye with staged sizes, staged_range
 - `numpy_api`: the long tail of NumPy functions
 - `state`: TensorArray and Variable ops
@@ -21,6 +23,7 @@ declared as `registry.Op`s; a call's literal arguments are a template of
 from runtime.ops import (  # noqa: F401  importing a module registers its ops
     control,
     creation,
+    decompositions,
     effects,
     elementwise,
     indexing,
@@ -28,6 +31,7 @@ from runtime.ops import (  # noqa: F401  importing a module registers its ops
     numpy_api,
     reductions,
     shape_ops,
+    spectral,
     state,
 )
 from runtime.ops.registry import OPS, Op, get_op, register
