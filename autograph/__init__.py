@@ -25,6 +25,7 @@ from runtime.tracing.control_flow import cond, while_loop
 from runtime.tracing.effects import print_ as print  # noqa: A001 - ag.print is the staged print
 from runtime.tracing.effects import py_function
 from runtime.tracing.fallbacks import TracingSideEffectWarning
+from runtime.tracing.functional import map_fn, scan, switch_case
 from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.tensor_array import TensorArray
@@ -44,6 +45,9 @@ __all__ = [
     "constant",
     "cond",
     "while_loop",
+    "scan",
+    "map_fn",
+    "switch_case",
     "print",
     "py_function",
     "SUPPORTED_NUMPY",
