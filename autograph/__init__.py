@@ -13,7 +13,7 @@
 Everything a user needs is importable from this module (see API.md).
 """
 
-from autograph import errors
+from autograph import errors, random
 from autograph.api import convert, do_not_convert, to_code
 from autograph.tracing.function import function, functions_run_eagerly, run_functions_eagerly
 from autograph.tracing.retracing import RetracingWarning
@@ -33,6 +33,7 @@ from runtime.tracing.variables import Variable
 
 __all__ = [
     "errors",
+    "random",
     "convert",
     "do_not_convert",
     "to_code",

@@ -13,6 +13,7 @@ Importing the package registers every op; ops import only `runtime.ir`:
 - `creation`: zeros/ones/full/eye with staged sizes, staged_range
 - `numpy_api`: the long tail of NumPy functions
 - `state`: TensorArray and Variable ops
+- `random`: draws of `ag.random.Generator`, pure functions of (key, draw number)
 - `effects`: print, py_function, assert
 
 Ops are defined with `define.define` (a NumPy call and a shape rule) or
@@ -29,6 +30,7 @@ from runtime.ops import (  # noqa: F401  importing a module registers its ops
     indexing,
     linalg,
     numpy_api,
+    random,
     reductions,
     shape_ops,
     spectral,
