@@ -17,6 +17,7 @@ import sys
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.converters import unpacking
 from autograph.converters.captured_subscripts import Subscripts
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
@@ -117,7 +118,7 @@ def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
     # captured arrays indexed with a computed key (captured_subscripts): the same scope decides
-    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript}
+    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript, gast.Assign: unpacking.assign}
     if ctx.options.recursive:
         found[gast.Call] = _Calls(ctx, local_names).call
     return found

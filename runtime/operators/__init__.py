@@ -7,6 +7,7 @@ from runtime.operators.if_exp import if_exp
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.lists import list_append
 from runtime.operators.logical import and_, not_, or_
+from runtime.operators.unpacking import unpack
 from runtime.operators.undefined import (
     Undefined,
     holds_undefined,
@@ -33,4 +34,5 @@ __all__ = [
     "raise_unbound",
     "value_or_undefined",
     "while_stmt",
+    "unpack",
 ]
