@@ -7,7 +7,6 @@ from runtime.operators.if_exp import if_exp
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.lists import list_append
 from runtime.operators.logical import and_, not_, or_
-from runtime.operators.unpacking import unpack
 from runtime.operators.undefined import (
     Undefined,
     holds_undefined,
@@ -15,6 +14,7 @@ from runtime.operators.undefined import (
     raise_unbound,
     value_or_undefined,
 )
+from runtime.operators.unpacking import unpack
 from runtime.operators.while_stmt import while_stmt
 
 __all__ = [
