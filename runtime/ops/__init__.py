@@ -7,6 +7,7 @@ Importing the package registers every op; ops import only `runtime.ir`:
 - `reductions`: sum, mean, argmax, std, cumsum, ...
 - `shape_ops`: reshape, transpose, concatenate, stack, where, clip, sort, ...
 - `indexing`: "index" (`t[key]`)
+- `updates`: "setitem" (`x[key] = v` as a functional update)
 - `linalg`: dot, inner, outer, np.linalg's norm/det/inv/solve
 - `decompositions`: np.linalg's eigh, svd, qr, cholesky, lstsq, slogdet, pinv, matrix_power
 - `spectral`: np.fft
@@ -35,6 +36,7 @@ from runtime.ops import (  # noqa: F401  importing a module registers its ops
     shape_ops,
     spectral,
     state,
+    updates,
 )
 from runtime.ops.registry import OPS, Op, get_op, register
 
