@@ -20,6 +20,7 @@ targets other than a plain name (`self.a[i]`, `x[i][j]`) are left as written.
 from __future__ import annotations
 
 import gast
+import numpy as np
 
 from autograph.converters.captured_subscripts import _key
 from autograph.source.origins import inherit_location
@@ -35,6 +36,7 @@ _FRESH = frozenset({
     "column_stack", "tile", "repeat", "outer", "dot", "matmul", "where", "cumsum", "cumprod", "sort", "diff",
     "append", "pad", "kron", "einsum", "tri", "triu", "tril", "meshgrid", "clip", "round", "abs", "exp", "log",
     "sqrt", "sin", "cos", "tanh", "maximum", "minimum", "add", "subtract", "multiply", "divide",
+    *(name for name, value in vars(np).items() if isinstance(value, np.ufunc)),  # (without out=) new arrays
 })
 # NumPy functions that may return a view of an argument (or the argument itself)
 _VIEWS = frozenset({
@@ -91,6 +93,7 @@ class ItemAssignments:
 
     def __init__(self, fn: gast.FunctionDef, first_line: int = 1) -> None:
         self.reasons: dict[str, str | None] = {}
+        self.row_reasons: dict[str, str] = {}  # refusals that hold only when the array is not a vector
         self.offset = first_line - 1  # tree lines count from the function's first line
         written = self._written(fn)
         if not written:
@@ -168,6 +171,13 @@ class ItemAssignments:
                 return (f"'{name}', which line {line} binds by a loop, an unpacking or a with statement (it may be "
                         f"a view). Write into a copy: y = {name}.copy()")
         for load in loads:
+            if self._an_item_bound(load, parents):
+                line = self._line(load, parents)
+                self.row_reasons.setdefault(name, (
+                    f"'{name}', whose row line {line} binds to a name (a view of {name}'s memory when {name} has "
+                    f"two or more dimensions, which NumPy's write would change too). Bind a copy there "
+                    f"({name}[i].copy()), or write into a copy of {name}"))
+                continue
             if not self._reads_only(load, parents):
                 line = self._line(load, parents)
                 return (f"'{name}', which line {line} shares with another name or object (as is, or a view of "
@@ -180,6 +190,18 @@ class ItemAssignments:
             node = parents.get(node)
         line = getattr(node, "lineno", None)
         return "?" if line is None else line + self.offset
+
+    @staticmethod
+    def _an_item_bound(node: gast.AST, parents) -> bool:
+        """`y = x[i]` with one index: a scalar of a vector (a copy), but a row (a view) of a matrix."""
+        sub = parents.get(node)
+        if not (isinstance(sub, gast.Subscript) and sub.value is node and isinstance(sub.ctx, gast.Load)):
+            return False
+        if isinstance(sub.slice, (gast.Slice, gast.Tuple)):
+            return False
+        assign = parents.get(sub)
+        return isinstance(assign, gast.Assign) and assign.value is sub and all(
+            isinstance(t, gast.Name) for t in assign.targets)
 
     def _reads_only(self, node: gast.AST, parents) -> bool:
         """Whether this use of the array reads its values without keeping the array or a view of it."""
@@ -235,13 +257,14 @@ class ItemAssignments:
 
     def _rewrite(self, node: gast.stmt, target: gast.Subscript, value: gast.expr, op: str | None) -> gast.AST:
         name = target.value.id
-        reason = self.reasons[name]
+        reason, rows = self.reasons[name], self.row_reasons.get(name)
         key = _key(target.slice)
         inherit_location([key], node)
-        extra = "" if op is None and reason is None else ", op, reason"
+        extra = ", op, reason, rows" if rows is not None and reason is None else (
+            "" if op is None and reason is None else ", op, reason")
         (stmt,) = replace(
             f"name = ag__.setitem(array, key, value{extra})", node,
             name=load_name(name, gast.Store()), array=load_name(name), key=key, value=value,
-            op=constant(op), reason=constant(reason),
+            op=constant(op), reason=constant(reason), rows=constant(rows),
         )
         return stmt

@@ -43,10 +43,19 @@ _INPLACE = {
 }
 
 
-def setitem(target: Any, key: Any, value: Any, op: str | None = None, refused: str | None = None) -> Any:
-    """`target[key] = value` (`op`: the augmented operator, '+' for `+=`); the array to rebind."""
+def setitem(
+    target: Any, key: Any, value: Any, op: str | None = None, refused: str | None = None,
+    refused_rows: str | None = None,
+) -> Any:
+    """`target[key] = value` (`op`: the augmented operator, '+' for `+=`); the array to rebind.
+
+    `refused_rows`: why the write is refused when `target` is not a vector (a
+    row of it bound to a name is a view of a matrix, a copy of a vector's item).
+    """
     try:
         graph = graph_being_built()
+        if refused is None and refused_rows is not None and np.ndim(_shape_holder(target)) != 1:
+            refused = refused_rows
         array = isinstance(target, (Tensor, np.ndarray))  # a dict or list holds staged values as they are
         if graph is not None and array and (_holds_staged((target, key, value)) or _in_staged_block(graph, target, refused)):
             return _staged(graph, target, key, value, op, refused)
@@ -58,6 +67,13 @@ def setitem(target: Any, key: Any, value: Any, op: str | None = None, refused: s
     except Exception as error:
         note_user_code(error)
         raise
+
+
+def _shape_holder(target: Any) -> Any:
+    """Something np.ndim reads without converting a Tensor (an unknown rank counts as not a vector)."""
+    if isinstance(target, Tensor):
+        return np.empty((0,) * target.ndim) if target.ndim is not None else np.empty((0, 0))
+    return target
 
 
 def _in_staged_block(graph: Any, target: Any, refused: str | None) -> bool:

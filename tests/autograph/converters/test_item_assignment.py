@@ -176,3 +176,18 @@ def test_dicts_lists_and_globals_are_left_to_python():
 
     assert ag.function(f)(np.float64(1.0)) == (2.0, 3.0)
     assert table == {"seen": 1}
+
+
+def item_of(x):
+    y = x * 1
+    first = y[0]
+    y[0] = first + 1
+    return y, first
+
+
+def test_binding_an_item_is_a_copy_of_a_vector_but_a_view_of_a_matrix():
+    vector, matrix = np.arange(3.0), np.arange(4.0).reshape(2, 2)
+    for got, want in zip(ag.function(item_of)(vector), item_of(vector)):
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(StagingError, match=r"'y', whose row line \d+ binds to a name"):
+        ag.function(item_of)(matrix)
