@@ -13,7 +13,7 @@
 Everything a user needs is importable from this module (see API.md).
 """
 
-from autograph import errors, onnx, saved_model
+from autograph import errors, onnx, random, saved_model
 from autograph.api import convert, do_not_convert, to_code
 from autograph.explain import Explanation, explain
 from autograph.gradients import GradientTape, grad, value_and_grad
@@ -28,6 +28,7 @@ from runtime.tracing.control_flow import cond, while_loop
 from runtime.tracing.effects import print_ as print  # noqa: A001 - ag.print is the staged print
 from runtime.tracing.effects import py_function
 from runtime.tracing.fallbacks import TracingSideEffectWarning
+from runtime.tracing.functional import map_fn, scan, switch_case
 from runtime.tracing.numpy_functions import SUPPORTED_NUMPY
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.tensor_array import TensorArray
@@ -38,6 +39,7 @@ __all__ = [
     "errors",
     "saved_model",
     "onnx",
+    "random",
     "convert",
     "do_not_convert",
     "to_code",
@@ -54,6 +56,9 @@ __all__ = [
     "constant",
     "cond",
     "while_loop",
+    "scan",
+    "map_fn",
+    "switch_case",
     "print",
     "py_function",
     "SUPPORTED_NUMPY",

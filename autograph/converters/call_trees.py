@@ -17,9 +17,11 @@ import sys
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.converters import unpacking
 from autograph.converters.captured_subscripts import Subscripts
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import Rewrite, rewrite_expressions
+from autograph.converters.item_assignment import ItemAssignments
 from autograph.random_draws import is_random_module
 from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, replace_expr
@@ -117,7 +119,12 @@ def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:
         a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs
     )
     # captured arrays indexed with a computed key (captured_subscripts): the same scope decides
-    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript}
+    found: dict[type, Rewrite] = {gast.Subscript: Subscripts(local_names).subscript, gast.Assign: unpacking.assign}
+    if not isinstance(node, gast.Lambda):  # item assignments (`x[i] = v`) rebind x: item_assignment
+        items = ItemAssignments(node, ctx.first_line)
+        if items.reasons:
+            found[gast.Assign] = lambda stmt: unpacking.assign(items.assign(stmt))
+            found[gast.AugAssign] = items.aug_assign
     if ctx.options.recursive:
         found[gast.Call] = _Calls(ctx, local_names).call
     return found

@@ -5,6 +5,7 @@ from runtime.operators.for_stmt import for_stmt
 from runtime.operators.getitem import getitem, slice_
 from runtime.operators.if_exp import if_exp
 from runtime.operators.if_stmt import if_stmt
+from runtime.operators.item_assignment import setitem
 from runtime.operators.lists import list_append
 from runtime.operators.logical import and_, not_, or_
 from runtime.operators.undefined import (
@@ -14,6 +15,7 @@ from runtime.operators.undefined import (
     raise_unbound,
     value_or_undefined,
 )
+from runtime.operators.unpacking import unpack
 from runtime.operators.while_stmt import while_stmt
 
 __all__ = [
@@ -33,4 +35,6 @@ __all__ = [
     "raise_unbound",
     "value_or_undefined",
     "while_stmt",
+    "unpack",
+    "setitem",
 ]

@@ -131,6 +131,56 @@ def ta_size(items: list) -> np.int64:
     return np.int64(len(items))
 
 
+def ta_gather(items: list, indices: Any, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
+    """The elements at `indices`, stacked (TensorArray.gather)."""
+    chosen = [ta_read(items, operator.index(i)) for i in np.asarray(indices).reshape(-1)]
+    return ta_stack(chosen, dtype, element_shape)
+
+
+def ta_scatter(items: list, indices: Any, value: Any, dynamic: bool, dtype: np.dtype) -> list:
+    """Row k of `value` stored at `indices[k]` (TensorArray.scatter); returns the same list."""
+    indices = np.asarray(indices).reshape(-1)
+    value = np.asarray(value)
+    if value.ndim == 0 or len(value) != len(indices):
+        rows = "a scalar" if value.ndim == 0 else f"{len(value)} rows"
+        raise InvalidArgumentError(f"TensorArray.scatter: {len(indices)} indices but the value has {rows}")
+    for index, row in zip(indices, value):
+        ta_write(items, index, row, dynamic, dtype)
+    return items
+
+
+def ta_concat(items: list, dtype: np.dtype, element_shape: Shape) -> np.ndarray:
+    """All elements joined along their first axis (TensorArray.concat)."""
+    if not items:
+        rest = None if element_shape is None else element_shape[1:]
+        if element_shape is None or not element_shape or None in rest:
+            raise InvalidArgumentError(
+                "cannot concat an empty TensorArray whose element shape is unknown; create it with "
+                "element_shape=(None, ...) giving the trailing dimensions"
+            )
+        return np.zeros((0, *rest), dtype)
+    if any(item is None for item in items):
+        missing = next(i for i, item in enumerate(items) if item is None)
+        raise InvalidArgumentError(f"cannot concat a TensorArray whose element {missing} was never written")
+    if any(np.ndim(item) == 0 for item in items):
+        raise InvalidArgumentError("TensorArray.concat needs elements of rank >= 1, not scalars; use stack()")
+    return np.concatenate(items).astype(dtype, copy=False)
+
+
+def ta_split(value: Any, lengths: Any, dtype: np.dtype) -> list:
+    """A buffer holding consecutive pieces of `value` of the given lengths (TensorArray.split)."""
+    value = np.asarray(value, dtype=dtype)
+    lengths = np.asarray(lengths).reshape(-1)
+    if value.ndim == 0:
+        raise InvalidArgumentError("TensorArray.split needs a value of rank >= 1, not a scalar")
+    if np.any(lengths < 0) or int(lengths.sum()) != len(value):
+        raise InvalidArgumentError(
+            f"TensorArray.split: the lengths {lengths.tolist()} must be non-negative and add up to the "
+            f"value's first dimension, {len(value)}"
+        )
+    return np.split(value, np.cumsum(lengths)[:-1])
+
+
 def _read_source(args, attrs) -> str | None:
     """A dense array is read by plain indexing; others call ta_read, which checks."""
     return f"{args[0]}[{args[1]}]" if attrs.get("dense") else None
@@ -145,6 +195,10 @@ TA_WRITE = register(Op("ta_write", _typed_by_caller, ta_write, inplace=True))
 TA_UNSTACK = register(Op("ta_unstack", _typed_by_caller, ta_unstack))
 TA_READ = register(Op("ta_read", _typed_by_caller, ta_read, emit=_read_source))
 TA_STACK = register(Op("ta_stack", _typed_by_caller, ta_stack))
+TA_GATHER = register(Op("ta_gather", _typed_by_caller, ta_gather))
+TA_SCATTER = register(Op("ta_scatter", _typed_by_caller, ta_scatter, inplace=True))
+TA_CONCAT = register(Op("ta_concat", _typed_by_caller, ta_concat))
+TA_SPLIT = register(Op("ta_split", _typed_by_caller, ta_split))
 TA_SIZE = register(Op("ta_size", _typed_by_caller, ta_size, emit=lambda args, attrs: f"np.int64(len({args[0]}))"))
 
 

@@ -13,7 +13,8 @@ NumPy hands every array function applied to a Tensor to
 | shape | reshape, transpose/permute_dims, matrix_transpose, squeeze, expand_dims, broadcast_to, ravel, swapaxes, moveaxis, flip, fliplr, flipud, roll, rot90, atleast_1d/2d/3d, resize, copy | rule per function |
 | joining | concatenate, stack, hstack, vstack, column_stack, dstack, append, tile, repeat, pad | rule per function |
 | creation | zeros_like, ones_like, full_like, empty_like (zeros: staged values are deterministic), linspace/logspace/geomspace (concrete num), vander; np.zeros/ones/full/empty/eye with staged sizes through `creation.CALL_OVERRIDES` | input's shape |
-| linear algebra | matmul, dot, inner, outer, einsum, tensordot, kron, cross, convolve, trace, diag, diagonal, triu, tril, cov, corrcoef, trapezoid, linalg.norm, linalg.det, linalg.inv, linalg.solve | NumPy's |
+| linear algebra | matmul, dot, inner, outer, einsum, tensordot, kron, cross, convolve, trace, diag, diagonal, triu, tril, cov, corrcoef, trapezoid, linalg.norm, linalg.det, linalg.inv, linalg.solve, linalg.eigh, linalg.eigvalsh, linalg.svd, linalg.qr, linalg.cholesky, linalg.lstsq, linalg.slogdet, linalg.pinv, linalg.matrix_power (several results: NumPy's named tuple of Tensors) | NumPy's |
+| fft | fft.fft, ifft, rfft, irfft, fft2, ifft2, fftn, ifftn, fftshift, ifftshift (concrete n=/s=/axes=), fftfreq, rfftfreq (staged d) | NumPy's |
 | sorting, searching | sort, argsort, partition, argpartition, searchsorted, take, take_along_axis, diff, ediff1d, interp, percentile, quantile, nanpercentile, nanquantile, histogram_bin_edges, isin | NumPy's |
 | comparisons | array_equal, array_equiv, allclose | scalar bool |
 | data-dependent | nonzero, where (1 argument), argwhere, flatnonzero, unique (plain form), unique_values, bincount, repeat (tensor repeats) | unknown length (None) |
@@ -32,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ops import elementwise, linalg
+from runtime.ops import decompositions, elementwise, linalg, spectral
 from runtime.ops.calls import staging_error
 from runtime.ops.numpy_api import OP_FUNCTIONS
 from runtime.ops.shapes import known_product
@@ -135,6 +136,15 @@ def _broadcast_arrays(*arrays: Any) -> tuple:
     return tuple(stage("broadcast_arrays", arrays, {"index": k}) for k in range(len(arrays)))
 
 
+def _decomposition(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """np.linalg.svd(t) and friends: one op per result, gathered in NumPy's named tuple."""
+    count = decompositions.result_count(name, dict(kwargs))
+    if count is None:
+        return stage(f"linalg_{name}", args, kwargs)
+    parts = [stage(f"linalg_{name}", args, {**kwargs, "index": k}) for k in range(count)]
+    return decompositions.result_class(name)(*parts)
+
+
 _SPECIAL: dict[str, Callable[..., Any]] = {
     "atleast_1d": _per_array("atleast_1d"), "atleast_2d": _per_array("atleast_2d"),
     "atleast_3d": _per_array("atleast_3d"), "result_type": _result_type,
@@ -145,7 +155,8 @@ _SPECIAL: dict[str, Callable[..., Any]] = {
 }
 NUMPY_FUNCTIONS: dict[str, Any] = {
     **{name: getattr(np, name) for name in sorted(OP_FUNCTIONS | set(_SPECIAL))},
-    **{f"linalg.{name}": getattr(np.linalg, name) for name in linalg.LINALG},
+    **{f"linalg.{name}": getattr(np.linalg, name) for name in (*linalg.LINALG, *decompositions.DECOMPOSITIONS)},
+    **{f"fft.{name}": getattr(np.fft, name) for name in spectral.FFT_FUNCTIONS},
 }
 _BY_FUNCTION = {id(fn): name for name, fn in NUMPY_FUNCTIONS.items()}
 SUPPORTED_NUMPY: frozenset[str] = frozenset(NUMPY_FUNCTIONS) | frozenset(elementwise.UFUNCS) | {"abs", "mod"}
@@ -169,5 +180,7 @@ def stage_numpy(func: Callable, args: Sequence[Any], kwargs: Mapping[str, Any]) 
     kwargs = {k: v for k, v in kwargs.items() if k != "out"}
     if name in _SPECIAL:
         return _SPECIAL[name](*args, **kwargs)
+    if name.startswith("linalg.") and name[len("linalg."):] in decompositions.DECOMPOSITIONS:
+        return _decomposition(name[len("linalg."):], args, kwargs)
     op = name.replace(".", "_")
     return stage(op, args, kwargs)

@@ -24,7 +24,18 @@ from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.types import Shape, TensorType, merge_shapes
 from runtime.ops.calls import unknown_dimension
-from runtime.ops.state import HANDLE, ta_read, ta_size, ta_stack, ta_unstack, ta_write
+from runtime.ops.state import (
+    HANDLE,
+    ta_concat,
+    ta_gather,
+    ta_read,
+    ta_scatter,
+    ta_size,
+    ta_split,
+    ta_stack,
+    ta_unstack,
+    ta_write,
+)
 from runtime.tracing.record import as_node
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import current_graph
@@ -62,8 +73,29 @@ def _joined_element_shape(a: Shape, b: Shape) -> Shape:
     return merge_shapes(a, b)
 
 
+class _Typed:
+    """A stand-in value of a given type, for `_check_element` (a scattered row)."""
+
+    def __init__(self, type_: TensorType) -> None:
+        self.type = type_
+
+    def __autograph_tensor__(self) -> _Typed:
+        return self
+
+
+def _length(indices: Any) -> int | None:
+    """The number of entries of a 1-d index or lengths argument, when known."""
+    type_ = _element_type(indices)
+    if type_.shape is None or len(type_.shape) != 1:
+        if type_.shape is not None and len(type_.shape) != 1:
+            raise StagingError(f"TensorArray indices and lengths must be 1-d, not of shape {type_.shape}")
+        return None
+    return type_.shape[0]
+
+
 class TensorArray:
-    """A list of tensors of one dtype: `write`, `read`, `stack`, `unstack`, `size`."""
+    """A list of tensors of one dtype: `write`, `read`, `stack`, `unstack`, `size`,
+    `gather`, `scatter`, `concat`, `split`."""
 
     def __init__(
         self, dtype: Any, size: Any = 0, dynamic_size: bool = False, element_shape: Any = None,
@@ -169,6 +201,60 @@ class TensorArray:
             new._size = type_.shape[0]
             new.element_shape = type_.shape[1:]
         new._handle = _stage("ta_unstack", (value,), {"dtype": self.dtype}, HANDLE)
+        new._dense = True
+        return new
+
+    def gather(self, indices: Any) -> Any:
+        """The elements at `indices` (a 1-d int array), stacked."""
+        count = _length(indices)
+        attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
+        if self._handle is None:
+            return ta_gather(self._items, indices, **attrs)
+        shape = None if self.element_shape is None else (count, *self.element_shape)
+        return _stage("ta_gather", (self._handle, indices), attrs, TensorType(self.dtype, shape), "gather")
+
+    def scatter(self, indices: Any, value: Any) -> TensorArray:
+        """Row k of `value` stored at `indices[k]`; use the returned array from then on."""
+        row = _element_type(value)
+        count = _length(indices)
+        if row.shape is not None and row.shape and None not in (count, row.shape[0]) and count != row.shape[0]:
+            raise StagingError(f"TensorArray.scatter: {count} indices but the value has {row.shape[0]} rows")
+        row_type = TensorType(row.dtype, None if row.shape is None else row.shape[1:])
+        if self._handle is None:
+            self._check_element(_Typed(row_type))
+            ta_scatter(self._items, indices, value, self.dynamic_size, self.dtype)
+            return self
+        new = self.__autograph_rebuild__(self._handle)
+        new._check_element(_Typed(row_type))
+        attrs = {"dynamic": self.dynamic_size, "dtype": self.dtype}
+        new._handle = _stage("ta_scatter", (self._handle, indices, value), attrs, HANDLE)
+        new._dense = False
+        return new
+
+    def concat(self) -> Any:
+        """All elements joined along their first axis (elements may differ in length)."""
+        attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
+        if self._handle is None:
+            return ta_concat(self._items, **attrs)
+        shape = None if not self.element_shape else (None, *self.element_shape[1:])
+        return _stage("ta_concat", (self._handle,), attrs, TensorType(self.dtype, shape), "concat")
+
+    def split(self, value: Any, lengths: Any) -> TensorArray:
+        """A TensorArray holding consecutive pieces of `value` with the given `lengths`."""
+        type_ = _element_type(value)
+        count = _length(lengths)
+        concrete = not isinstance(lengths, Tensor) and not hasattr(lengths, "__autograph_tensor__")
+        sizes = set(np.asarray(lengths).reshape(-1).tolist()) if concrete else {None}
+        lead = sizes.pop() if len(sizes) == 1 else None
+        element_shape = None if type_.shape is None else (lead, *type_.shape[1:])
+        if self._handle is None:
+            new = TensorArray(self.dtype, 0, self.dynamic_size, element_shape)
+            new._items = ta_split(value, lengths, self.dtype)
+            new._size = len(new._items)
+            return new
+        new = self.__autograph_rebuild__(self._handle)
+        new._size, new.element_shape = count, element_shape
+        new._handle = _stage("ta_split", (value, lengths), {"dtype": self.dtype}, HANDLE)
         new._dense = True
         return new
 

@@ -64,6 +64,8 @@ def staged_programs(draw) -> StagedProgram:
     scope = Scope(set(params), set(params))
     if shape != "plain" and ex.chance(50):  # a literal that surely runs, in an indented def
         writer.text(indent, scope, Where(assignable=LOCALS), printed=True)
+    if ex.chance(50):  # the vector the function's own from its first line: its items may be assigned
+        writer.emit(indent, f"{params[0]} = np.copy({params[0]})")
     _, leaves = writer.block(indent, scope, Where(assignable=LOCALS), ex.num(2, 7))
     if not leaves:
         writer.lines.append("    " * indent + writer.return_(scope, Where()))

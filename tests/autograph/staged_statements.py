@@ -1,7 +1,7 @@
 """The statement writer of the staged program generator (staged_programs.py).
 
 `StagedWriter` emits the body of `f` line by line: assignments, augmented
-assignments, `ag.print`, if/elif/else, guarded while loops, for loops over
+assignments, item assignments into vectors (`u[t] = ...`, `u[u > 0.0] += ...`), `ag.print`, if/elif/else, guarded while loops, for loops over
 `ag.range(...)` and over vectors, break/continue, early returns and local
 helper functions with their own control flow; `del` at the end of branches,
 the search idiom (a loop whose tensor-dependent `if` binds a name and
@@ -92,7 +92,7 @@ class StagedWriter:
         ex = self.ex
         compound = where.depth < _MAX_DEPTH and self.budget > 2
         kind = ex.weighted([
-            ("assign", 8), ("augassign", 5), ("print", 3), ("if", 6 * compound),
+            ("assign", 8), ("augassign", 5), ("item", 3), ("print", 3), ("if", 6 * compound),
             ("for_range", 3 * compound), ("for_vec", 2 * compound), ("for_index", 2 * compound),
             ("while", 3 * compound), ("return", 2 * where.may_leave),
             ("jump", 3 * where.in_loop),
@@ -125,6 +125,9 @@ class StagedWriter:
             return False
         if kind == "text":
             self.text(indent, scope, where)
+            return False
+        if kind == "item" and (text := self._item(scope, where)):
+            self.emit(indent, text)
             return False
         if kind == "augassign" and (text := self._augassign(scope, where)):
             self.emit(indent, text)
@@ -176,6 +179,23 @@ class StagedWriter:
         if kind == "vec":  # `u += 1.0` would change the array in place, and every alias of it
             return f"{name} = {name} {op} {self.values.atom(other)}"
         return f"{name} {op}= {other}"
+
+    def _item(self, scope: Scope, where: Where) -> str | None:
+        """`u[t] = value`, `u[t] += value` (t a valid index here) or `u[mask] op= value` on a vector
+        variable: staged as an update of the function's own array, refused (a StagingError naming the
+        line) where the vector may share memory with another name or an argument."""
+        names = sorted(n for n in scope.defined & set(where.assignable) if kind_of(n) == "vec")
+        if not names:
+            return None
+        ex, values = self.ex, self.values
+        name = ex.pick(names)
+        if values.indices.names and ex.chance(60):
+            key = ex.pick(list(values.indices.names))
+        else:
+            key = f"{name} {ex.pick(['>', '<'])} {values.float_(scope, 1)}"
+        op = ex.pick(["=", "+=", "-=", "*="])
+        value = ex.pick(["0.5", "-1.0", "2.0"]) if op == "*=" else values.float_(scope, 1)
+        return f"{name}[{key}] {op} {value}"
 
     def return_(self, scope: Scope, where: Where) -> str:
         values = self.values

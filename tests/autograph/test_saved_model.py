@@ -30,7 +30,7 @@ from tests.autograph.saved_corpus import fuzzer_programs, guide_programs
 from tests.autograph.saved_records import run_calls, same_records
 
 ROOT = Path(__file__).resolve().parents[2]
-_FUZZER_PROGRAMS = 48
+_FUZZER_PROGRAMS = 64  # the generator writes some programs tracing refuses (writes into parameters)
 
 
 def _import(source: str, directory: Path, name: str):
@@ -86,6 +86,9 @@ def round_trip(tmp_path_factory):
         refused = [r for _, r in first if r[0] == "error" and r[1] == StagingError.__name__]
         if refused:
             skipped[program.name] = "refused while tracing"
+            continue
+        if all(r[0] == "error" for _, r in first):
+            skipped[program.name] = "every call raised: no trace to save"
             continue
         ag.saved_model.save(target, saves / program.name)
         live[program.name] = run_calls(target, program.calls, method)

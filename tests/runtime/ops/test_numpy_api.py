@@ -105,8 +105,22 @@ CASES = {
     "linalg.norm": [(np.linalg.norm, A), (lambda a: np.linalg.norm(a, axis=1), A)],
     "linalg.det": [(lambda a: np.linalg.det(a[:, :3]), A)], "linalg.inv": [(lambda a: np.linalg.inv(a[:, :3] + 3 * np.eye(3)), A)],
     "linalg.solve": [(lambda a, v: np.linalg.solve(a[:, :3] + 3 * np.eye(3), v[:3]), A, V)],
+    "linalg.eigh": [(lambda a: np.linalg.eigh(a @ a.T), A)], "linalg.eigvalsh": [(lambda a: np.linalg.eigvalsh(a @ a.T), A)],
+    "linalg.svd": [(np.linalg.svd, A), (lambda a: np.linalg.svd(a, full_matrices=False), A),
+                   (lambda a: np.linalg.svd(a, compute_uv=False), A)],
+    "linalg.qr": [(np.linalg.qr, A), (lambda a: np.linalg.qr(a, mode="r"), A)],
+    "linalg.cholesky": [(lambda a: np.linalg.cholesky(a @ a.T + np.eye(3)), A)],
+    "linalg.lstsq": [(lambda a, v: np.linalg.lstsq(a.T, v[:4]), A, V)],
+    "linalg.slogdet": [(lambda a: np.linalg.slogdet(a @ a.T), A)], "linalg.pinv": [(np.linalg.pinv, A)],
+    "linalg.matrix_power": [(lambda a: np.linalg.matrix_power(a @ a.T, 3), A)],
+    "fft.fft": [(np.fft.fft, A), (lambda a: np.fft.fft(a, n=6, axis=0), A)], "fft.ifft": [(np.fft.ifft, A)],
+    "fft.rfft": [(np.fft.rfft, A)], "fft.irfft": [(lambda a: np.fft.irfft(np.fft.rfft(a), n=4), A)],
+    "fft.fft2": [(np.fft.fft2, A)], "fft.ifft2": [(np.fft.ifft2, A)], "fft.fftn": [(np.fft.fftn, A)],
+    "fft.ifftn": [(lambda a: np.fft.ifftn(a, axes=(1,)), A)], "fft.fftshift": [(np.fft.fftshift, A)],
+    "fft.ifftshift": [(lambda a: np.fft.ifftshift(a, axes=1), A)],
+    "fft.fftfreq": [(lambda v: np.fft.fftfreq(5, d=v[0]), V)], "fft.rfftfreq": [(lambda v: np.fft.rfftfreq(6, v[1]), V)],
 }
-DATA_DEPENDENT = {"argwhere", "flatnonzero", "unique", "nonzero", "repeat", "where", "unique_values", "bincount"}
+DATA_DEPENDENT = {"linalg.lstsq", "argwhere", "flatnonzero", "unique", "nonzero", "repeat", "where", "unique_values", "bincount"}
 
 
 def test_every_table_function_has_cases():
