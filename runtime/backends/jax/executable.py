@@ -22,8 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from runtime.backends.jax.effects import CallbackFailure
 from runtime.backends.jax.engine import is_device_array
-from runtime.backends.jax.lower import CallbackFailure, Lowering, _check_kind, variables_of
+from runtime.backends.jax.lower import Lowering
+from runtime.backends.jax.refusals import _check_kind
+from runtime.backends.jax.variables import variables_of
 from runtime.ir.errors import AutographError, FailedPreconditionError
 from runtime.ir.graph import Graph
 from runtime.ops.registry import get_op
