@@ -1,7 +1,8 @@
-"""`x[key]` lowered with the NumPy backend's errors: XLA clamps an index out of
-bounds, so integer indices get a run-time check (spared where a loop counter's
-range is known), and what has a data-dependent shape (a boolean mask, a slice
-with tensor bounds) is refused.
+"""`x[key]` and `x[key] = value` lowered with the NumPy backend's errors: XLA clamps an
+index out of bounds, so integer indices get a run-time check (spared where a loop
+counter's range is known), and what has a data-dependent shape (a boolean mask, a
+slice with tensor bounds) is refused. An update is `x.at[key].set(value)`, and a
+boolean mask of `x`'s shape given one value is `where(mask, value, x)`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ class IndexLowering:
                 shape[axis] = 1
             base = self.jnp.zeros(shape, base.dtype)
         return self.conform(base[items if isinstance(key, tuple) else items[0]], node.type)
+
+    def _op_setitem(self, node: Node, values: list, state: list) -> Any:
+        """`x[key] = value` as a new array, the value cast to `x`'s dtype as NumPy's assignment casts."""
+        base, key, value = resolve_call(values, node.attrs)[0]
+        jnp = self.jnp
+        base = jnp.asarray(base)
+        value = jnp.asarray(value).astype(base.dtype)
+        if _dtype(key) == np.bool_ and np.ndim(key) > 0 and np.shape(key) == base.shape and value.ndim == 0:
+            return self.conform(jnp.where(key, value, base), node.type)
+        items, empty = self._check_index(node, base, key if isinstance(key, tuple) else (key,))
+        if empty:  # an index into an empty axis: its check raises where the graph runs
+            return self.conform(base, node.type)
+        return self.conform(base.at[items if isinstance(key, tuple) else items[0]].set(value), node.type)
 
     def _check_index(self, node: Node, base: Any, items: tuple) -> tuple[tuple, list[int]]:
         """Integer indices in bounds, checked where the graph runs (XLA would clamp them); a
