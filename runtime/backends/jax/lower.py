@@ -43,6 +43,7 @@ from runtime.backends.jax.effects import CallbackFailure, EffectLowering
 from runtime.backends.jax.indexing import IndexLowering
 from runtime.backends.jax.op_calls import OpCallLowering
 from runtime.backends.jax.ops import DATA_DEPENDENT
+from runtime.backends.jax.random_draws import RandomLowering
 from runtime.backends.jax.refusals import _check_kind, _first_line, staging_error_at
 from runtime.backends.jax.tensor_arrays import TensorArrayLowering
 from runtime.backends.jax.values import TensorArrayBuffer, _register_pytree
@@ -55,7 +56,7 @@ __all__ = ["Lowering"]
 
 
 class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, EffectLowering, IndexLowering,
-               OpCallLowering):
+               RandomLowering, OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:
