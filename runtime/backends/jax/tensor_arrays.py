@@ -114,6 +114,27 @@ class TensorArrayLowering:
         self.check(np.all(written) if _is_static(written) else self.jnp.all(written), fail, node, written)
         return buffer.items
 
+    def _op_ta_gather(self, node: Node, values: list, state: list) -> Any:
+        """The elements at `indices`, stacked, as the NumPy backend reads them (a negative index
+        counts from the end); an index out of range or unwritten fails where the graph runs."""
+        buffer, indices = values
+        if buffer.items is None:
+            raise staging_error_at(node.origin, "this TensorArray is gathered from but never written")
+        jnp, size = self.jnp, buffer.size
+        flat = jnp.asarray(indices).reshape(-1)
+        flat = jnp.where(flat < 0, flat + size, flat)
+        written = jnp.asarray(buffer.written)  # a NumPy array where a scanned loop wrote every row
+        inside = (flat >= 0) & (flat < size)
+        ok = jnp.all(inside & written[jnp.clip(flat, 0, max(size - 1, 0))])
+
+        def fail(chosen: Any, was_written: Any) -> None:
+            for i in np.asarray(chosen).reshape(-1):
+                if not (0 <= int(i) < size and bool(np.asarray(was_written)[int(i)])):
+                    raise InvalidArgumentError(f"TensorArray element {int(i)} was read before it was written")
+
+        self.check(ok, fail, node, flat, written)
+        return self.conform(jnp.asarray(buffer.items)[jnp.clip(flat, 0, max(size - 1, 0))], node.type)
+
     def _op_ta_size(self, node: Node, values: list, state: list) -> Any:
         return np.int64(values[0].size)
 
