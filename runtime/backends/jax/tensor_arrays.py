@@ -114,6 +114,30 @@ class TensorArrayLowering:
         self.check(np.all(written) if _is_static(written) else self.jnp.all(written), fail, node, written)
         return buffer.items
 
+    def _op_ta_concat(self, node: Node, values: list, state: list) -> Any:
+        """All elements joined along their first axis: the buffer's first two axes merged (every
+        element has the buffer's one shape here), after the NumPy backend's checks."""
+        buffer = values[0]
+        if buffer.items is None or buffer.size == 0:
+            raise staging_error_at(
+                node.origin, "XLA cannot concat a TensorArray that is never written (its element shape is "
+                "unknown while lowering); run this function on the NumPy backend (jit_compile=False).",
+            )
+        items = self.jnp.asarray(buffer.items)
+        if items.ndim < 2:
+            raise staging_error_at(
+                node.origin, "TensorArray.concat needs elements of rank >= 1, not scalars; use stack()",
+            )
+
+        def fail(written: Any) -> None:
+            missing = int(np.argmin(np.asarray(written)))
+            raise InvalidArgumentError(f"cannot concat a TensorArray whose element {missing} was never written")
+
+        written = buffer.written
+        self.check(np.all(written) if _is_static(written) else self.jnp.all(written), fail, node, written)
+        joined = items.reshape((items.shape[0] * items.shape[1], *items.shape[2:]))
+        return self.conform(joined.astype(node.attrs["dtype"]), node.type)
+
     def _op_ta_gather(self, node: Node, values: list, state: list) -> Any:
         """The elements at `indices`, stacked, as the NumPy backend reads them (a negative index
         counts from the end); an index out of range or unwritten fails where the graph runs."""
