@@ -23,7 +23,7 @@ from runtime.ir.origin import Origin
 from runtime.ir.types import Shape, TensorType
 from runtime.ops.registry import Op, register
 
-__all__ = ["HANDLE", "UNIT"]
+__all__ = ["HANDLE", "UNIT", "stored_value"]
 
 HANDLE = TensorType(np.dtype(object), ())  # a TensorArray's handle
 UNIT = TensorType(np.dtype(object), ())  # what an effect returns: nothing a program reads
@@ -240,3 +240,19 @@ def _read_infer(types, attrs) -> TensorType:
 READ_VARIABLE = register(Op("read_variable", infer=_read_infer, impl=read_variable, stateful=True))
 ASSIGN_VARIABLE = register(Op("assign_variable", infer=_unit, impl=assign_variable, effectful=True))
 INITIALIZE_VARIABLE = register(Op("initialize_variable", infer=_unit, impl=initialize_variable, effectful=True))
+
+
+def stored_value(variable: Any, value: Any, mode: str) -> np.ndarray:
+    """What `variable` holds after `assign` (mode "set"), `assign_add` ("add") or `assign_sub`
+    ("sub") of `value`: its own shape and dtype, for live and restored Variables alike."""
+    value = np.asarray(value)
+    if mode == "add":
+        value = variable._current() + value
+    elif mode == "sub":
+        value = variable._current() - value
+    if value.shape != variable.shape:
+        raise InvalidArgumentError(
+            f"cannot assign a value of shape {value.shape} to the Variable '{variable.name}' of "
+            f"shape {variable.shape}; a Variable keeps its shape."
+        )
+    return np.asarray(value, dtype=variable.dtype)

@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from runtime.ir.errors import FailedPreconditionError, InvalidArgumentError, StagingError
+from runtime.ir.errors import FailedPreconditionError, StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.types import TensorType
+from runtime.ops.state import stored_value
 from runtime.tracing.record import record
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import current_graph
@@ -131,17 +132,7 @@ class Variable:
         return value[()] if value.ndim == 0 else value.copy()
 
     def _store(self, value: Any, mode: str) -> None:
-        value = np.asarray(value)
-        if mode == "add":
-            value = self._current() + value
-        elif mode == "sub":
-            value = self._current() - value
-        if value.shape != self.shape:
-            raise InvalidArgumentError(
-                f"cannot assign a value of shape {value.shape} to the Variable '{self.name}' of "
-                f"shape {self.shape}; a Variable keeps its shape."
-            )
-        self._value = np.asarray(value, dtype=self.dtype)
+        self._value = stored_value(self, value, mode)
 
     def __copy__(self) -> Variable:
         """The Variable itself, as in TensorFlow: a copy would be a second Variable, which

@@ -14,6 +14,7 @@ import numpy as np
 
 from runtime.ir.errors import InvalidArgumentError
 from runtime.ir.types import TensorType
+from runtime.ops.state import stored_value
 
 __all__ = ["RestoredVariable"]
 
@@ -53,17 +54,7 @@ class RestoredVariable:
         return self._value
 
     def _store(self, value: Any, mode: str) -> None:
-        value = np.asarray(value)
-        if mode == "add":
-            value = self._current() + value
-        elif mode == "sub":
-            value = self._current() - value
-        if value.shape != self.shape:
-            raise InvalidArgumentError(
-                f"cannot assign a value of shape {value.shape} to the Variable '{self.name}' of "
-                f"shape {self.shape}; a Variable keeps its shape."
-            )
-        self._value = np.asarray(value, dtype=self.dtype)
+        self._value = stored_value(self, value, mode)
 
     def _assign(self, value: Any, mode: str) -> RestoredVariable:
         value = value._current() if isinstance(value, RestoredVariable) else value
