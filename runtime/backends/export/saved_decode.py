@@ -34,6 +34,7 @@ from runtime.backends.export.saved_format import (
     GRAPH_FILE,
     PARAMETER_KINDS,
     STRUCTURAL_OPS,
+    TENSOR_HINT,
     VARIABLES_FILE,
     ConstLeaf,
     LoadError,
@@ -129,7 +130,11 @@ class Decoder:
             if kind is None:
                 raise Malformed(f"function {name!r} has a parameter of unknown kind {param['kind']!r}")
             default = self.value(param["default"]) if "default" in param else inspect.Parameter.empty
-            params.append(inspect.Parameter(_identifier(param["name"]), kind, default=default))
+            tensor = param.get("tensor", False)
+            if type(tensor) is not bool:
+                raise Malformed(f"function {name!r}: a parameter's 'tensor' is {tensor!r}, not true or false")
+            annotation = TENSOR_HINT if tensor else inspect.Parameter.empty
+            params.append(inspect.Parameter(_identifier(param["name"]), kind, default=default, annotation=annotation))
         signature = inspect.Signature(params)
         in_tree = self.tree(entry["inputs"]["tree"])
         in_plan = tuple(self.in_leaf(leaf) for leaf in _expect(entry["inputs"]["plan"], list, "plan"))
