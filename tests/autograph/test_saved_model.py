@@ -387,7 +387,7 @@ def test_backends_run_loaded_graphs(saved_dir):
     plugs in with register_runner; an unknown name is a clear error."""
     from runtime.backends.numpy.interpret import interpret
 
-    with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: numpy"):
+    with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: jax, numpy"):
         ag.saved_model.load(saved_dir, backend="nope")
     saved_read.register_runner("reference", lambda graph: lambda *inputs: interpret(graph, *inputs))
     try:
