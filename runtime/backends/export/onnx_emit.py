@@ -94,6 +94,10 @@ class Converter:
         self._constants: dict[tuple, str] = {}  # (dtype, shape, bytes) -> its initializer's name
         self.handle_dtypes: dict[int, np.dtype] = {}
         self.handle_shapes: dict[int, tuple] = {}
+        # TensorArrays filled as Loop scan outputs (onnx_scan.py): the body's writes that give
+        # their element, and each such array's sequence name -> the stacked tensor
+        self.scan_writes: set[int] = set()
+        self.stacked: dict[str, str] = {}
 
     # -- helpers -----------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:

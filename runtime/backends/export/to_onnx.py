@@ -45,6 +45,7 @@ from runtime.backends.export.onnx_emit import (
     UnsupportedOpError,
     where_of,
 )
+from runtime.backends.export.onnx_scan import drop_unused
 from runtime.backends.export.onnx_state import tensor_array_types
 from runtime.ir.graph import Graph
 
@@ -85,4 +86,5 @@ def graph_to_onnx(graph: Graph, output_names: Sequence[str] | None = None, opset
     model = c.helper.make_model(onnx_graph, opset_imports=[c.helper.make_opsetid("", opset)],
                                 producer_name="autograph")
     model.ir_version = min(model.ir_version, 9)
+    drop_unused(model)
     return model
