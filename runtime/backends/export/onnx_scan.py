@@ -23,7 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from runtime.backends.export.onnx_emit import literal
 from runtime.ir.graph import Graph, Node
+from runtime.ops.calls import Slot
 
 __all__ = ["scan_writes", "drop_unused"]
 
@@ -58,8 +60,36 @@ def _sized_for_trip(ta_new: Node, bound: tuple[str, Any]) -> bool:
         return bool(ta_new.attrs.get("dynamic"))
     kind, value = bound
     if kind == "outer":
-        return size is value
+        return size is value or size is _range_length(value)
     return _constant(size) == value
+
+
+def _operand(node: Node, position: int) -> Any:
+    """The `position`th argument of `node`: its input node, or the literal."""
+    template = node.attrs.get("args")
+    if template is None:
+        return node.inputs[position] if position < len(node.inputs) else None
+    if len(template) <= position:
+        return None
+    item = template[position]
+    return node.inputs[item.index] if isinstance(item, Slot) else literal(item)
+
+
+def _range_length(bound: Node) -> Node | None:
+    """`n` when `bound` is `ag.range(n)`'s iteration count, max(-((0 - n) // 1), 0), as traced."""
+    steps = [("maximum", 1, 0), ("negative", None, None), ("floor_divide", 1, 1), ("subtract", 0, 0)]
+    node = bound
+    for op, literal_at, value in steps:
+        if not isinstance(node, Node) or node.op != op or set(node.attrs) - {"args"}:
+            return None
+        if literal_at is not None:
+            item = _operand(node, literal_at)
+            if isinstance(item, Node) or type(item) is not int or item != value:
+                return None
+            node = _operand(node, 1 - literal_at)
+        else:
+            node = _operand(node, 0)
+    return node if isinstance(node, Node) else None
 
 
 def scan_writes(node: Node, counted: tuple[int, tuple[str, Any]] | None) -> dict[int, Node]:

@@ -137,11 +137,18 @@ def _ta_write(c: Converter, node: Node, scope: Scope) -> str:
 
 def _ta_read(c: Converter, node: Node, scope: Scope) -> str:
     handle, index = node.inputs[:2]
-    return c.emit(scope, "SequenceAt", [scope.env[id(handle)], scope.env[id(index)]], node.name)
+    seq = scope.env[id(handle)]
+    if seq in c.stacked:  # a Loop's scan output: the element is a row of the stack
+        return c.emit(scope, "Gather", [c.stacked[seq], scope.env[id(index)]], node.name, axis=0)
+    return c.emit(scope, "SequenceAt", [seq, scope.env[id(index)]], node.name)
 
 
 def _ta_size(c: Converter, node: Node, scope: Scope) -> str:
-    return c.emit(scope, "SequenceLength", [scope.env[id(node.inputs[0])]], node.name)
+    seq = scope.env[id(node.inputs[0])]
+    if seq in c.stacked:  # a Loop's scan output: its first dimension
+        rows = c.emit(scope, "Shape", [c.stacked[seq]], "rows", start=0, end=1)
+        return c.emit(scope, "Reshape", [rows, c.const(scope, np.zeros(0, np.int64))], node.name)
+    return c.emit(scope, "SequenceLength", [seq], node.name)
 
 
 def _ta_unstack(c: Converter, node: Node, scope: Scope) -> str:
