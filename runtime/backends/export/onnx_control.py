@@ -89,9 +89,23 @@ def _cond(c: Converter, node: Node, scope: Scope) -> None:
         return
     assigned = assigned_variables(true) + [v for v in assigned_variables(false) if v not in assigned_variables(true)]
     branches = []
+    inners = []
     for branch in (true, false):
         inner = Scope(dict(scope.env), dict(scope.variables))
         c.body(branch, inner)
+        inners.append(inner)
+    if not node.type and not assigned:  # an if for its effects: checks, or only prints left out
+        if not any(inner.nodes for inner in inners):
+            return
+        flag = TensorType(np.dtype(bool), ())
+        for branch, inner in zip((true, false), inners):
+            done = c.emit(inner, "Identity", [c.const(inner, True, np.bool_)], "done")
+            branches.append(c.helper.make_graph(inner.nodes, c.fresh(branch.name), [], [c.value_info(done, flag)]))
+        checked = c.fresh(node.name)
+        scope.nodes.append(c.helper.make_node("If", [pred], [checked], then_branch=branches[0], else_branch=branches[1]))
+        c.keep.add(checked)
+        return
+    for branch, inner in zip((true, false), inners):
         outputs = []
         used: set[str] = set()
         for out, type_ in zip(branch.outputs, node.type):

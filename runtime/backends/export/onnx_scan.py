@@ -117,12 +117,12 @@ def scan_writes(node: Node, counted: tuple[int, tuple[str, Any]] | None) -> dict
     return found
 
 
-def drop_unused(model: Any) -> None:
+def drop_unused(model: Any, keep: set[str] = frozenset()) -> None:
     """Remove every node none of whose outputs anything reads (ONNX nodes have no effects), and
     the constants nothing reads: the
     sequence split from a scan output that only `stack()` used, the unused TensorArray it
     replaced. Names are unique in the model, so a name read anywhere (a subgraph reads outer
-    values by name) keeps its node."""
+    values by name) keeps its node; so do the names in `keep` (checks, which act by failing)."""
     while True:
         read: set[str] = set()
 
@@ -138,7 +138,7 @@ def drop_unused(model: Any) -> None:
             removed = 0
             for position in reversed(range(len(graph.node))):
                 node = graph.node[position]
-                if not any(out in read for out in node.output if out):
+                if not any(out in read or out in keep for out in node.output if out):
                     del graph.node[position]
                     removed += 1
                     continue
