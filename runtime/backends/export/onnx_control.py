@@ -95,8 +95,8 @@ def _cond(c: Converter, node: Node, scope: Scope) -> None:
         c.body(branch, inner)
         inners.append(inner)
     if not node.type and not assigned:  # an if for its effects: checks, or only prints left out
-        if not any(inner.nodes for inner in inners):
-            return
+        if not any(out in c.keep for inner in inners for n in inner.nodes for out in n.output):
+            return  # no check in either branch: nothing to run
         flag = TensorType(np.dtype(bool), ())
         for branch, inner in zip((true, false), inners):
             done = c.emit(inner, "Identity", [c.const(inner, True, np.bool_)], "done")
