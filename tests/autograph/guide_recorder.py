@@ -31,9 +31,9 @@ from autograph.tracing.function import Function
 from autograph.tracing.keys import Identity
 from runtime.backends.export.saved_write import collect_variables
 from runtime.ir.structure import flatten, map_structure
-from runtime.tracing.variables import Variable
 from runtime.tracing.eager_tape import active_recorder
 from runtime.tracing.trace_context import graph_being_built
+from runtime.tracing.variables import Variable
 from tests.autograph.saved_records import SavedVariable, run_calls
 
 _PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None))

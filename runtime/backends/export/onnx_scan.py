@@ -117,38 +117,41 @@ def scan_writes(node: Node, counted: tuple[int, tuple[str, Any]] | None) -> dict
     return found
 
 
+def _read_names(graph: Any, read: set[str]) -> None:
+    """Every value name `graph` and its subgraphs read (node inputs, graph outputs) into `read`."""
+    read.update(out.name for out in graph.output)
+    for node in graph.node:
+        read.update(node.input)
+        for attribute in node.attribute:
+            if attribute.g.ByteSize():
+                _read_names(attribute.g, read)
+
+
+def _prune(graph: Any, read: set[str], keep: set[str]) -> int:
+    """Remove the nodes of `graph` (and its subgraphs) whose outputs nobody reads; how many."""
+    removed = 0
+    for position in reversed(range(len(graph.node))):
+        node = graph.node[position]
+        if not any(out in read or out in keep for out in node.output if out):
+            del graph.node[position]
+            removed += 1
+            continue
+        for attribute in node.attribute:
+            if attribute.g.ByteSize():
+                removed += _prune(attribute.g, read, keep)
+    return removed
+
+
 def drop_unused(model: Any, keep: set[str] = frozenset()) -> None:
     """Remove every node none of whose outputs anything reads (ONNX nodes have no effects), and
-    the constants nothing reads: the
-    sequence split from a scan output that only `stack()` used, the unused TensorArray it
-    replaced. Names are unique in the model, so a name read anywhere (a subgraph reads outer
-    values by name) keeps its node; so do the names in `keep` (checks, which act by failing)."""
+    the constants nothing reads: the sequence split from a scan output that only `stack()`
+    used, the unused TensorArray it replaced. Names are unique in the model, so a name read
+    anywhere (a subgraph reads outer values by name) keeps its node; so do the names in `keep`
+    (checks, which act by failing)."""
     while True:
         read: set[str] = set()
-
-        def collect(graph: Any) -> None:
-            read.update(out.name for out in graph.output)
-            for node in graph.node:
-                read.update(node.input)
-                for attribute in node.attribute:
-                    if attribute.g.ByteSize():
-                        collect(attribute.g)
-
-        def prune(graph: Any) -> int:
-            removed = 0
-            for position in reversed(range(len(graph.node))):
-                node = graph.node[position]
-                if not any(out in read or out in keep for out in node.output if out):
-                    del graph.node[position]
-                    removed += 1
-                    continue
-                for attribute in node.attribute:
-                    if attribute.g.ByteSize():
-                        removed += prune(attribute.g)
-            return removed
-
-        collect(model.graph)
-        if not prune(model.graph):
+        _read_names(model.graph, read)
+        if not _prune(model.graph, read, keep):
             break
     inputs = {inp.name for inp in model.graph.input}  # a Variable's initializer is an input's default
     for position in reversed(range(len(model.graph.initializer))):
