@@ -1,5 +1,6 @@
-"""A pytest plugin that records every call of a Function the guide's tests make, then saves
-each Function and replays its calls live, for the round trip of every guide example.
+"""A pytest plugin that records every call of a Function the guide's tests make (and the
+guide's examples as bench/corpus/guide.py traces them), then saves each Function and
+replays its calls live, for the round trip of every guide example.
 
 Run as `pytest tests/guide -p tests.autograph.guide_recorder` with AUTOGRAPH_GUIDE_RECORD set
 to an empty directory. At the end of the session it writes there:
@@ -16,7 +17,9 @@ lists and dicts of them) to be sent to another process; the rest are counted and
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import os
 import pickle
@@ -80,30 +83,38 @@ def _markers(call: tuple, variables: list) -> tuple:
     return map_structure(mark, call)
 
 
-def _recording_call(self, *args, **kwargs):
-    top = _depth[0] == 0 and graph_being_built() is None and active_recorder() is None
-    if top:
-        saved_args, saved_kwargs = _copy((args, kwargs))
-    _depth[0] += 1
-    try:
-        result = _original_call(self, *args, **kwargs)
-    finally:
-        _depth[0] -= 1
-    if top:
-        why = _plain((saved_args, saved_kwargs))
-        if why is not None:
-            _left_out[f"an argument is a {why}"] += 1
-        else:
-            instance = None if self._instance is None else self._instance()
-            entry = _calls.setdefault(id(self), [self, instance, []])
-            entry[2].append((saved_args, saved_kwargs))
-    return result
+def _recorder(original, specs_only_ok: bool):
+    def recording(self, *args, **kwargs):
+        top = _depth[0] == 0 and graph_being_built() is None and active_recorder() is None
+        if top:
+            saved_args, saved_kwargs = _copy((args, kwargs))
+        _depth[0] += 1
+        try:
+            result = original(self, *args, **kwargs)
+        finally:
+            _depth[0] -= 1
+        if top and specs_only_ok and not args and not kwargs:
+            top = False  # an input_signature's trace: no values to call with
+        if top:
+            why = _plain((saved_args, saved_kwargs))
+            if why is not None:
+                if not (specs_only_ok and why == "TensorSpec"):  # a signature, not values to call with
+                    _left_out[f"an argument is a {why}"] += 1
+            else:
+                instance = None if self._instance is None else self._instance()
+                entry = _calls.setdefault(id(self), [self, instance, []])
+                entry[2].append((saved_args, saved_kwargs))
+        return result
+
+    return recording
 
 
 def pytest_configure(config) -> None:
-    # Every call goes the general way (no hot class replaces __call__), through the recorder.
+    # Every call goes the general way (no hot class replaces __call__), through the recorder;
+    # get_concrete_function with values counts as a call with them (the bench's guide cases).
     Function._use = lambda self, fast: None
-    Function.__call__ = _recording_call
+    Function.__call__ = _recorder(_original_call, False)
+    Function.get_concrete_function = _recorder(Function.get_concrete_function, True)
 
 
 def _saveable(function: Function, directory: Path) -> tuple[list, str | None]:
@@ -119,7 +130,18 @@ def _saveable(function: Function, directory: Path) -> tuple[list, str | None]:
     return good, why
 
 
+def _bench_guide() -> None:
+    """The guide's examples as bench/corpus/guide.py traces them (for node counts)."""
+    from bench.corpus import guide
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        for _, build in guide.cases():
+            build()
+
+
 def pytest_sessionfinish(session, exitstatus) -> None:
+    _bench_guide()
+    _depth[0] += 1  # what follows (saving, replaying) is not recorded
     out = Path(os.environ["AUTOGRAPH_GUIDE_RECORD"])
     jobs, stats = [], {"functions": 0, "saved": 0, "calls": 0, "traces": 0, "not_saved": {},
                        "calls_left_out": dict(_left_out), "retraced_on_replay": 0}
