@@ -96,6 +96,7 @@ def checked(x):
 
 def test_an_assert_is_a_check_that_stops_the_run_with_its_message():
     model = ag.onnx.to_model(checked, ag.TensorSpec([None], np.float64))
+    onnx.checker.check_model(model, full_check=True)
     session = _session(model)
     x = np.array([1.0, -2.0, 3.0])
     assert session.run(None, {"x": x})[0] == checked(x) == 2.0

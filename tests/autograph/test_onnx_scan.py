@@ -67,6 +67,7 @@ def rnn(data, state):
 
 def test_a_counted_write_at_the_counter_is_a_scan_output():
     model = ag.onnx.to_model(running_sums, ag.TensorSpec([None], np.float64))
+    onnx.checker.check_model(model, full_check=True)
     loop, body = _loop_body(model)
     assert len(loop.output) == len(body.output) - 1  # no TensorArray carried in, one stacked out
     assert not [op for op in _ops(model.graph) if op.startswith(("Sequence", "ConcatFromSequence"))]
