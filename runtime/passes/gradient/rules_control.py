@@ -42,7 +42,7 @@ __all__ = ["differentiate_control", "variables_read"]
 _INT = TensorType(np.dtype(np.int64), ())
 # the taped loop checks that each TensorArray element is written once: the backward loop reads
 # elements from the final array, which must hold what every iteration wrote
-_WRITE_ONCE = {"ta_write": "ta_write_once"}
+_WRITE_ONCE = {"ta_write": "ta_write_once", "ta_scatter": "ta_scatter_once"}
 _BOOL = TensorType(np.dtype(np.bool_), ())
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from runtime.ir.graph import Node
 from runtime.ir.types import TensorType
+from runtime.ops.calls import Slot
 from runtime.passes.gradient.build import like_handle
 from runtime.passes.gradient.rules_math import call_args
 
@@ -51,7 +52,7 @@ def _setitem(t, node: Node, g: Node) -> Pairs:
         pairs.append((x, em.call("setitem", g, key, 0)))
     if _float(value):
         if _has_int_array(key):
-            template = node.attrs["args"]
+            template = node.attrs.get("args") or tuple(Slot(i) for i in range(len(node.inputs)))
             slots = {id(n): i for i, n in enumerate(node.inputs)}
             attrs = {"key": template[1], "x_at": template[0].index, "value_at": slots[id(value)]}
             pairs.append((value, em.node("setitem_value_grad", (g, *node.inputs), attrs, type_=value.type)))
