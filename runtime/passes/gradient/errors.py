@@ -31,8 +31,10 @@ def not_differentiable(node: Node, detail: str = "") -> StagingError:
                "ordinary ops of a first gradient, not through its helper ops (reductions, indexing, "
                "products, TensorArrays, linear algebra).")
     elif node.op == "py_function":
-        fix = ("Its Python code is invisible to the tape: compute that part with NumPy functions "
-               "inside the Function, or keep it out of the path from the sources to the target.")
+        fix = ("Its Python code is invisible to the tape: give it a gradient function "
+               "(ag.py_function(func, inp, Tout, grad=grad_fn), where grad_fn(upstream, *inputs) returns "
+               "one gradient per input), compute that part with NumPy functions inside the Function, or "
+               "keep it out of the path from the sources to the target.")
     else:
         fix = ("Rewrite it with differentiable NumPy functions (see docs/gradients.md), or cut the "
                "gradient there by computing that value outside the tape.")

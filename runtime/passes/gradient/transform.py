@@ -154,7 +154,7 @@ class Backprop:
             if g is not None:
                 self.add_variable(variable_of(node), g)
             return
-        if op == "getitem" and node.inputs[0].op in _CONTROL:
+        if op == "getitem" and (node.inputs[0].op in _CONTROL or node.inputs[0].op == "py_function"):
             g = self.materialized(node)
             slots = self.grads.setdefault(node.inputs[0], [None] * len(node.inputs[0].type))
             slots[node.attrs["index"]] = self.em.add(slots[node.attrs["index"]], g)
@@ -168,6 +168,14 @@ class Backprop:
                     self.accumulate(item, g)
                 else:
                     self.add_variable(item, g)
+            return
+        if op == "py_function":
+            from runtime.passes.gradient.rules_python import differentiate_py_function
+
+            g = self.grads.get(node) if node.attrs["multiple"] else self.materialized(node)
+            if g is not None and (not node.attrs["multiple"] or any(s is not None for s in g)):
+                for item, contribution in differentiate_py_function(self, node, g):
+                    self.accumulate(item, self.em.cast_like(contribution, item))
             return
         g = self.materialized(node)
         if g is None:
