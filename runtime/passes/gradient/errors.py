@@ -27,9 +27,10 @@ def not_differentiable(node: Node, detail: str = "") -> StagingError:
 
     if node.op in GRAD_OPS:
         what = f"the gradient op {node.op!r}"
-        fix = ("Second-order gradients (a gradient of a gradient) differentiate only through the "
-               "ordinary ops of a first gradient, not through its helper ops (reductions, indexing, "
-               "products, TensorArrays, linear algebra).")
+        fix = ("Second-order gradients (a gradient of a gradient) differentiate through the ordinary "
+               "ops of a first gradient and through its helpers for broadcasting, indexing, products, "
+               "sums, means, max/min, sorts, cumsum, concatenation and inv, but not through this one "
+               "(see docs/gradients.md, 'Second-order gradients').")
     elif node.op == "py_function":
         fix = ("Its Python code is invisible to the tape: give it a gradient function "
                "(ag.py_function(func, inp, Tout, grad=grad_fn), where grad_fn(upstream, *inputs) returns "

@@ -175,7 +175,7 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     count = len(body.inputs)
     types = list(node.type)
     counter, trips = counted(node)
-    stacked = [i for i in range(count) if not is_handle(types[i]) and i != counter]
+    stacked = [i for i in range(count) if (not is_handle(types[i]) or _replaced(body, i)) and i != counter]
     carried = [i for i in range(count) if differentiable(types[i])]
     captures = [
         c.attrs["outer"] for c in body.captures.values()
@@ -189,6 +189,21 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     finals, iterations, stacks = _augmented_forward(em, node, stacked, counter, trips)
     return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds,
                           counter)
+
+
+_WRITES = frozenset({"ta_write", "ta_write_once", "ta_scatter", "ta_scatter_once"})
+
+
+def _replaced(body: Graph, index: int) -> bool:
+    """Whether handle loop variable `index` is replaced by another value at each iteration (a
+    gradient list, in a gradient of a gradient) rather than a TensorArray that only gains
+    elements, whose final value holds every iteration's: such a variable is stacked too."""
+    value = body.outputs[index]
+    while value is not body.inputs[index]:
+        if value.op not in _WRITES:
+            return True
+        value = value.inputs[0]
+    return False
 
 
 def counted(loop: Node) -> tuple[int | None, int | None]:
@@ -249,8 +264,9 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int
     xs, k, stacks, env = results[id(new_body)]
     sub_em = Emitter(new_body, em.origin)
     at = k if counter is None else xs[counter]
-    pushed = [
-        sub_em.node("ta_write", (s, at, xs[i]), {"dynamic": trips is None, "dtype": types[i].dtype},
+    pushed = [  # a list (dtype object) is pushed as it is, not made an array
+        sub_em.node("ta_write", (s, at, xs[i]),
+                    {"dynamic": trips is None, "dtype": None if is_handle(types[i]) else types[i].dtype},
                     like_handle(), name="push")
         for s, i in zip(stacks, stacked)
     ]

@@ -28,13 +28,15 @@ from runtime.passes.gradient.errors import not_differentiable
 from runtime.passes.gradient.rules_arrays import ARRAY_RULES, IndexGrad
 from runtime.passes.gradient.rules_linalg import LINALG_RULES
 from runtime.passes.gradient.rules_math import MATH_RULES, PIECEWISE_CONSTANT
+from runtime.passes.gradient.rules_second_order import CONSTANT_HELPERS, SECOND_ORDER_RULES
 from runtime.passes.gradient.rules_spectral import SPECTRAL_RULES, TAKES_COMPLEX_AS_IS
 from runtime.passes.gradient.rules_updates import UPDATE_RULES
 
 __all__ = ["Backprop", "backprop", "variable_of"]
 
 _CONTROL = ("cond", "while")
-RULES = {**MATH_RULES, **ARRAY_RULES, **LINALG_RULES, **SPECTRAL_RULES, **UPDATE_RULES}
+RULES = {**MATH_RULES, **ARRAY_RULES, **LINALG_RULES, **SPECTRAL_RULES, **UPDATE_RULES, **SECOND_ORDER_RULES}
+NO_GRADIENT = PIECEWISE_CONSTANT | CONSTANT_HELPERS
 
 
 def variable_of(node: Node) -> Any:
@@ -182,7 +184,7 @@ class Backprop:
             return
         rule = RULES.get(op)
         if rule is None:
-            if op in PIECEWISE_CONSTANT:
+            if op in NO_GRADIENT:
                 return
             raise not_differentiable(node)
         conjugate = _conjugates(node, g)
@@ -220,7 +222,7 @@ def _conjugates(node: Node, g: Node) -> bool:
 
 def _carries_gradient(node: Node) -> bool:
     """Whether a gradient can flow through `node` (float or TensorArray results; not a piecewise-constant op)."""
-    if node.op in PIECEWISE_CONSTANT:
+    if node.op in NO_GRADIENT:
         return False
     type_ = node.type
     if isinstance(type_, tuple):
