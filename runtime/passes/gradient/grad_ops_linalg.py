@@ -62,12 +62,10 @@ def eigh_grad(g: Any, a: Any, index: int, UPLO: str = "L") -> np.ndarray:  # noq
     return _one_triangle((full + _mT(full)) / 2, UPLO.upper() == "L").astype(a.dtype, copy=False)
 
 
-def eigvalsh_grad(g: Any, a: Any, UPLO: str = "L") -> np.ndarray:  # noqa: N803
-    return eigh_grad(g, a, 0, UPLO)
-
-
 def svd_grad(g: Any, a: Any, index: int | None, full_matrices: bool = True, compute_uv: bool = True) -> np.ndarray:
-    """Townsend's formulas, on the reduced SVD (full matrices are refused unless square)."""
+    """The reduced SVD's gradient (Townsend's formulas; full matrices are refused unless square):
+    F[i, j] = 1 / (s_j^2 - s_i^2), J = F * (U^T gU), gA = U (J + J^T) S V^T + (I - U U^T) gU S^-1 V^T,
+    and the same for V."""
     a = np.asarray(a)
     u, s, vh = np.linalg.svd(a, full_matrices=False)
     g = np.asarray(g, dtype=a.dtype)
@@ -160,7 +158,6 @@ def lstsq_grad(g: Any, a: Any, b: Any, index: int, which: int, rcond: Any = None
 
 LINALG_GRAD_OPS = {
     "eigh_grad": _register("eigh_grad", eigh_grad, _like(1)),
-    "eigvalsh_grad": _register("eigvalsh_grad", eigvalsh_grad, _like(1)),
     "svd_grad": _register("svd_grad", svd_grad, _like(1)),
     "qr_grad": _register("qr_grad", qr_grad, _like(1)),
     "cholesky_grad": _register("cholesky_grad", cholesky_grad, _like(1)),
