@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import autograph as ag
 from autograph import errors
-from tests.runtime.passes.gradient.checks import assert_gradient
+from tests.runtime.passes.gradient.checks import assert_gradient, numeric_gradient
 
 FAST = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -179,3 +179,18 @@ def test_complex_products_use_the_conjugate():
     got = ag.grad(lambda x: np.sum(np.abs(h * x) ** 2))(x)
     np.testing.assert_allclose(got, 2 * np.abs(h) ** 2 * x)
     assert got.dtype == np.float64
+
+
+def test_a_complex_source_gets_dl_dre_plus_i_dl_dim():
+    rng = np.random.default_rng(2)
+    z = rng.normal(size=4) + 1j * rng.normal(size=4)
+    h = rng.normal(size=4) + 1j * rng.normal(size=4)
+
+    def loss(z):
+        w = np.fft.fft(z) * h + np.exp(z) / (z + 3.0)
+        return np.sum(np.abs(w) ** 2) + np.sum(np.real(z * z)) + np.sum(np.imag(np.conj(z) ** 3))
+
+    got = ag.grad(loss)(z)
+    d_re = numeric_gradient(lambda re: loss(re + 1j * z.imag), [z.real], 0)
+    d_im = numeric_gradient(lambda im: loss(z.real + 1j * im), [z.imag], 0)
+    np.testing.assert_allclose(got, d_re + 1j * d_im, rtol=1e-5, atol=1e-6)
