@@ -64,5 +64,8 @@ SPECTRAL_RULES: dict[str, Callable] = {
 SPECTRAL_RULES["fft_fftshift"] = _shift("fft_ifftshift")
 SPECTRAL_RULES["fft_ifftshift"] = _shift("fft_fftshift")
 
-# rules that already give TensorFlow's complex gradient (the transform does not conjugate around them)
-TAKES_COMPLEX_AS_IS = frozenset(SPECTRAL_RULES) | {"absolute", "abs", "fabs", "real", "imag", "conjugate", "conj", "cast"}
+# rules that already give TensorFlow's complex gradient (the transform does not conjugate around
+# them): the transforms' adjoints, and functions of |z| or of the real and imaginary parts
+TAKES_COMPLEX_AS_IS = frozenset(SPECTRAL_RULES) | {
+    "absolute", "abs", "fabs", "real", "imag", "conjugate", "conj", "cast", "var", "std", "linalg_norm",
+}

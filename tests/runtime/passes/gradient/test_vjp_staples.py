@@ -188,7 +188,8 @@ def test_a_complex_source_gets_dl_dre_plus_i_dl_dim():
 
     def loss(z):
         w = np.fft.fft(z) * h + np.exp(z) / (z + 3.0)
-        return np.sum(np.abs(w) ** 2) + np.sum(np.real(z * z)) + np.sum(np.imag(np.conj(z) ** 3))
+        return (np.sum(np.abs(w) ** 2) + np.sum(np.real(z * z)) + np.sum(np.imag(np.conj(z) ** 3))
+                + np.var(z * h) + np.std(z) + np.linalg.norm(z - h))
 
     got = ag.grad(loss)(z)
     d_re = numeric_gradient(lambda re: loss(re + 1j * z.imag), [z.real], 0)
