@@ -175,7 +175,11 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     count = len(body.inputs)
     types = list(node.type)
     counter, trips = counted(node)
-    stacked = [i for i in range(count) if (not is_handle(types[i]) or _replaced(body, i)) and i != counter]
+    stacked = [
+        i for i in range(count)
+        if (not is_handle(types[i]) or _gradient_list(node.inputs[i]) or _gradient_list(body.outputs[i]))
+        and i != counter
+    ]
     carried = [i for i in range(count) if differentiable(types[i])]
     captures = [
         c.attrs["outer"] for c in body.captures.values()
@@ -194,15 +198,27 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
 _WRITES = frozenset({"ta_write", "ta_write_once", "ta_scatter", "ta_scatter_once"})
 
 
-def _replaced(body: Graph, index: int) -> bool:
-    """Whether handle loop variable `index` is replaced by another value at each iteration (a
-    gradient list, in a gradient of a gradient) rather than a TensorArray that only gains
-    elements, whose final value holds every iteration's: such a variable is stacked too."""
-    value = body.outputs[index]
-    while value is not body.inputs[index]:
-        if value.op not in _WRITES:
-            return True
-        value = value.inputs[0]
+def _gradient_list(value: Node, depth: int = 0) -> bool:
+    """Whether a handle is a gradient list (a loop's gradient, differentiated again) rather than a
+    TensorArray. A TensorArray only gains elements, so its final value holds what every iteration
+    wrote; a gradient list is replaced at each iteration, so a loop carrying one stacks it."""
+    if depth > 64:
+        return True  # stacking is always right, only slower
+    op = value.op
+    if op.startswith("grad_list") or op == "fresh_zeros":
+        return True
+    if op in _WRITES:
+        return _gradient_list(value.inputs[0], depth + 1)
+    if op == "capture":
+        return _gradient_list(value.attrs["outer"], depth + 1)
+    if op == "getitem" and value.inputs[0].op in ("cond", "while"):
+        control, index = value.inputs[0], value.attrs["index"]
+        if control.op == "cond":
+            return any(_gradient_list(control.attrs[b].outputs[index], depth + 1) for b in ("true", "false"))
+        body = control.attrs["body"]
+        return index < len(body.outputs) and (
+            _gradient_list(control.inputs[index], depth + 1) or _gradient_list(body.outputs[index], depth + 1)
+        )
     return False
 
 

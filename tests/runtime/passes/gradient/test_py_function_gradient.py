@@ -32,6 +32,13 @@ def test_outside_a_function_the_eager_tape_records_the_call():
     np.testing.assert_allclose(tape.gradient(y, x), np.cos(X) * X + np.sin(X))
 
 
+def test_a_variable_input_outside_a_function():
+    v = ag.Variable(np.array([0.5, 1.0]))
+    with ag.GradientTape() as tape:
+        y = ag.py_function(np.sin, [v * 2.0], np.float64, grad=sin_grad)
+    np.testing.assert_allclose(tape.gradient(y, v), 2 * np.cos([1.0, 2.0]))
+
+
 def product_and_sum(a, b):
     return [a * b, a + b]
 

@@ -22,6 +22,16 @@ def tensor_array_loop(x):
     return np.sum(arr.stack() ** 2) + np.sum(arr.gather(np.array([2, 2])) * x[1])
 
 
+def tensor_array_in_a_branch(x):
+    arr = ag.TensorArray(np.float64, size=3)
+    for i in ag.range(3):
+        if x[i] > 0:
+            arr = arr.write(i, x[i] ** 3)
+        else:
+            arr = arr.write(i, np.sin(x[i]) * x[0])
+    return np.sum(arr.stack() ** 2)
+
+
 def tanh_while(x):
     while np.max(x) < 3.0:
         x = x + 0.5 * np.tanh(x)
@@ -62,6 +72,7 @@ CASES = {
     "concatenate": (lambda x: np.sum(np.concatenate([x, x ** 2]) ** 2), rng.normal(size=3)),
     "inv": (lambda m: np.sum(np.linalg.inv(m) ** 2), M),
     "tensor_array_loop": (tensor_array_loop, np.array([0.3, -0.2, 0.5])),
+    "tensor_array_in_a_branch": (tensor_array_in_a_branch, np.array([0.3, -0.2, 0.5])),
     "tanh_while": (tanh_while, np.array([0.3, 0.5])),
     "loop_reading_items": (loop_reading_items, np.array([0.3, -0.2, 0.5])),
     "branch": (branch, np.array([0.3, -0.2, 0.5])),
