@@ -9,7 +9,7 @@ respect to the other operand they are the product's helper once more:
     ga = matmul_grad(g, a, b, which=0)   # = g @ b.T
     # its VJP (gg for ga):  g: gg @ b;   b: matmul_grad(g, gg, b, which=1)
 
-Helpers whose derivative is not written here (det, solve, norm, the
+Helpers whose derivative is not written here (solve, norm, the
 decompositions, fft, prod/var/std reductions, cumprod, item assignment with integer arrays
 and TensorArray concat/split) stay refused by the transform, naming the line.
 """
@@ -142,6 +142,19 @@ def _inv_grad(t, node: Node, gg: Node) -> Pairs:
     return pairs
 
 
+def _det_grad(t, node: Node, gg: Node) -> Pairs:
+    """det_grad(g, a, y) = (g * y) inv(a)^T: linear in g and y, and through inv(a) in a."""
+    g, a, y = node.inputs
+    em = t.em
+    inv = em.call("linalg_inv", a)
+    inv_t = em.call("swapaxes", inv, -1, -2)
+    dc = em.call("sum", em.call("multiply", gg, inv_t), axis=(-2, -1))
+    scale = em.call("expand_dims", em.call("multiply", g, y), (-2, -1))
+    g_inv = em.call("swapaxes", em.call("multiply", scale, gg), -1, -2)  # the gradient of inv(a)
+    g_a = em.call("negative", em.call("matmul", em.call("matmul", inv_t, g_inv), inv_t))
+    return [(g, em.call("multiply", dc, y)), (y, em.call("multiply", dc, g)), (a, g_a)]
+
+
 # -- TensorArray gradients (lists of element gradients): linear maps between lists and arrays ----------
 def _list_node(t, op: str, inputs: tuple, like: Node | None = None) -> Node:
     return t.em.node(op, inputs, {}, type_=like.type if like is not None else like_handle())
@@ -197,4 +210,5 @@ SECOND_ORDER_RULES: dict[str, Callable] = {
     "reduce_grad": _reduce_grad, "matmul_grad": _bilinear("matmul_grad", _matmul),
     "dot_grad": _bilinear("dot_grad", _dot), "einsum_grad": _bilinear("einsum_grad", _einsum),
     "concat_grad": _concat_grad, "sort_grad": _sort_grad, "cumsum_grad": _cumsum_grad, "inv_grad": _inv_grad,
+    "det_grad": _det_grad,
 }
