@@ -29,7 +29,8 @@ def not_differentiable(node: Node, detail: str = "") -> StagingError:
         what = f"the gradient op {node.op!r}"
         fix = ("Second-order gradients (a gradient of a gradient) differentiate through the ordinary "
                "ops of a first gradient and through its helpers for broadcasting, indexing, products, "
-               "sums, means, max/min, sorts, cumsum, concatenation, inv and det, but not through this one "
+               "sums, means, max/min, sorts, cumsum, concatenation, inv, det, norm and the Fourier "
+               "transforms, but not through this one "
                "(see docs/gradients.md, 'Second-order gradients').")
     elif node.op == "py_function":
         fix = ("Its Python code is invisible to the tape: give it a gradient function "

@@ -9,9 +9,9 @@ respect to the other operand they are the product's helper once more:
     ga = matmul_grad(g, a, b, which=0)   # = g @ b.T
     # its VJP (gg for ga):  g: gg @ b;   b: matmul_grad(g, gg, b, which=1)
 
-Helpers whose derivative is not written here (solve, norm, the
-decompositions, fft, prod/var/std reductions, cumprod, item assignment with integer arrays
-and TensorArray concat/split) stay refused by the transform, naming the line.
+Helpers whose derivative is not written here (solve, the decompositions,
+prod/var/std reductions, cumprod, item assignment with integer arrays and
+TensorArray concat/split) stay refused by the transform, naming the line.
 """
 
 from __future__ import annotations
@@ -155,6 +155,36 @@ def _det_grad(t, node: Node, gg: Node) -> Pairs:
     return [(g, em.call("multiply", dc, y)), (y, em.call("multiply", dc, g)), (a, g_a)]
 
 
+def _fft_grad(t, node: Node, gg: Node) -> Pairs:
+    """fft_grad applies a transform's adjoint; the adjoint of that is the transform itself."""
+    g = node.inputs[0]
+    attrs = dict(node.attrs)
+    fn = attrs.pop("fn")
+    return [(g, t.em.call(f"fft_{fn}", gg, **attrs))]
+
+
+def _norm_grad(t, node: Node, gg: Node) -> Pairs:
+    """norm_grad(g, x, y) = g * x / y (0 where y == 0), with g and y expanded over the reduced axes."""
+    g, x, y = node.inputs
+    axis, keepdims = node.attrs["axis"], node.attrs["keepdims"]
+    if x.type.rank is None:
+        raise not_differentiable(node, "of an array of unknown rank")
+    axes = tuple(range(x.type.rank)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    em = t.em
+    ge, ye = (v if keepdims else em.call("expand_dims", v, axes) for v in (g, y))
+    zero = em.call("equal", ye, 0)
+    inv_y = em.call("where", zero, 0.0, em.call("divide", 1.0, em.call("where", zero, 1.0, ye)))
+
+    def reduce(v: Node, like: Node) -> Node:
+        return em.call("reshape_like", em.call("sum", v, axis=axes, keepdims=True), like)
+
+    pairs = [(g, reduce(em.call("multiply", gg, em.call("multiply", x, inv_y)), g))]
+    pairs.append((x, em.call("multiply", gg, em.call("multiply", ge, inv_y))))
+    scaled = em.call("multiply", em.call("multiply", gg, ge), em.call("multiply", x, em.call("multiply", inv_y, inv_y)))
+    pairs.append((y, em.call("negative", reduce(scaled, y))))
+    return pairs
+
+
 # -- TensorArray gradients (lists of element gradients): linear maps between lists and arrays ----------
 def _list_node(t, op: str, inputs: tuple, like: Node | None = None) -> Node:
     return t.em.node(op, inputs, {}, type_=like.type if like is not None else like_handle())
@@ -210,5 +240,5 @@ SECOND_ORDER_RULES: dict[str, Callable] = {
     "reduce_grad": _reduce_grad, "matmul_grad": _bilinear("matmul_grad", _matmul),
     "dot_grad": _bilinear("dot_grad", _dot), "einsum_grad": _bilinear("einsum_grad", _einsum),
     "concat_grad": _concat_grad, "sort_grad": _sort_grad, "cumsum_grad": _cumsum_grad, "inv_grad": _inv_grad,
-    "det_grad": _det_grad,
+    "det_grad": _det_grad, "fft_grad": _fft_grad, "norm_grad": _norm_grad,
 }

@@ -68,4 +68,5 @@ SPECTRAL_RULES["fft_ifftshift"] = _shift("fft_fftshift")
 # them): the transforms' adjoints, and functions of |z| or of the real and imaginary parts
 TAKES_COMPLEX_AS_IS = frozenset(SPECTRAL_RULES) | {
     "absolute", "abs", "fabs", "real", "imag", "conjugate", "conj", "cast", "var", "std", "linalg_norm",
+    "fft_grad",
 }

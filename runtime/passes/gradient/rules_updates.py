@@ -120,7 +120,33 @@ def _conjugate(t, node: Node, g: Node) -> Pairs:
     return [(x, t.em.call("conjugate", g) if x.type.dtype.kind == "c" else g)]
 
 
+def _absolute(t, node: Node, g: Node) -> Pairs:
+    """|z| of a complex z: g * z / |z| (0 at 0), with ordinary ops, so that a gradient of it differentiates
+    (np.sign of a complex value is z / |z|, which is not piecewise constant). Real x: g * sign(x)."""
+    args, _ = call_args(node)
+    x = args[0]
+    if not _float(x):
+        return []
+    em = t.em
+    if x.type.dtype.kind != "c":
+        return [(x, em.call("sum_to", em.call("multiply", g, em.call("sign", x)), x))]
+    zero = em.call("equal", node, 0)
+    unit = em.call("where", zero, 0, em.call("divide", x, em.call("where", zero, 1, node)))
+    return [(x, em.call("sum_to", em.call("multiply", g, unit), x))]
+
+
+def _sign(t, node: Node, g: Node) -> Pairs:
+    """np.sign is piecewise constant for real values; for complex ones it is z / |z|."""
+    x = call_args(node)[0][0]
+    if _float(x) and x.type.dtype.kind == "c":
+        from runtime.passes.gradient.errors import not_differentiable
+
+        raise not_differentiable(node, "of a complex value (it is z / |z| there: write that instead)")
+    return []
+
+
 UPDATE_RULES: dict[str, Callable] = {
+    "absolute": _absolute, "abs": _absolute, "sign": _sign,
     "setitem": _setitem, "ta_gather": _ta_gather, "ta_scatter": _ta_scatter, "ta_scatter_once": _ta_scatter,
     "ta_concat": _ta_concat, "ta_split": _ta_split, "random_permutation": _permutation,
     "imag": _imag, "conjugate": _conjugate, "conj": _conjugate,

@@ -222,7 +222,7 @@ def _conjugates(node: Node, g: Node) -> bool:
 
 def _carries_gradient(node: Node) -> bool:
     """Whether a gradient can flow through `node` (float or TensorArray results; not a piecewise-constant op)."""
-    if node.op in NO_GRADIENT:
+    if node.op in NO_GRADIENT and not (node.op == "sign" and any(_is_complex(i.type) for i in node.inputs)):
         return False
     type_ = node.type
     if isinstance(type_, tuple):

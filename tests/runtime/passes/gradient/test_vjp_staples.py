@@ -195,3 +195,10 @@ def test_a_complex_source_gets_dl_dre_plus_i_dl_dim():
     d_re = numeric_gradient(lambda re: loss(re + 1j * z.imag), [z.real], 0)
     d_im = numeric_gradient(lambda im: loss(z.real + 1j * im), [z.imag], 0)
     np.testing.assert_allclose(got, d_re + 1j * d_im, rtol=1e-5, atol=1e-6)
+
+
+def test_the_sign_of_a_complex_value_is_not_piecewise_constant():
+    z = np.array([1.0 + 1.0j, -2.0j])
+    with pytest.raises(errors.StagingError, match="np.sign of a complex value"):
+        ag.grad(lambda z: np.sum(np.real(np.sign(z))))(z)
+    np.testing.assert_allclose(ag.grad(lambda x: np.sum(np.sign(x) * x))(np.array([1.0, -2.0])), [1.0, -1.0])
