@@ -202,3 +202,30 @@ def test_the_sign_of_a_complex_value_is_not_piecewise_constant():
     with pytest.raises(errors.StagingError, match="np.sign of a complex value"):
         ag.grad(lambda z: np.sum(np.real(np.sign(z))))(z)
     np.testing.assert_allclose(ag.grad(lambda x: np.sum(np.sign(x) * x))(np.array([1.0, -2.0])), [1.0, -1.0])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fft_with_random_axes_lengths_and_norms(data):
+    """Random 2-d inputs, transformed along a random axis (or axes) with random n=/s= and norm=."""
+    shape = (data.draw(st.integers(1, 4)), data.draw(st.integers(2, 4)))
+    x = np.random.default_rng(data.draw(seeds)).normal(size=shape)
+    norm = data.draw(st.sampled_from([None, "backward", "ortho", "forward"]))
+    fn = data.draw(st.sampled_from(["fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "fft2"]))
+    if fn in ("fftn", "ifftn", "fft2"):
+        axes = data.draw(st.sampled_from([(0,), (1,), (0, 1), (1, 0), (-1,)]))
+        if fn == "fft2":
+            axes = (0, 1)
+        s = data.draw(st.none() | st.tuples(*[st.integers(1, 5) for _ in axes]))
+        kwargs = {"axes": axes, "s": s}
+    else:
+        kwargs = {"axis": data.draw(st.sampled_from([0, 1, -1])), "n": data.draw(st.none() | st.integers(2, 6))}
+    transform = getattr(np.fft, fn)
+    made_complex = fn == "irfft" or (fn != "rfft" and data.draw(st.booleans()))
+
+    def f(x):
+        z = x * (1.0 + 0.5j) if made_complex else x
+        y = transform(z, norm=norm, **kwargs)
+        return np.abs(y + 0.1) * (1.0 + np.arange(np.size(y)).reshape(np.shape(y)))
+
+    assert_gradient(f, x)
