@@ -10,7 +10,7 @@ respect to the other operand they are the product's helper once more:
     # its VJP (gg for ga):  g: gg @ b;   b: matmul_grad(g, gg, b, which=1)
 
 Helpers whose derivative is not written here (solve, the decompositions,
-prod/var/std reductions, cumprod, item assignment with integer arrays and
+prod reductions, cumprod, item assignment with integer arrays and
 TensorArray concat/split) stay refused by the transform, naming the line.
 """
 
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from runtime.ir.graph import Node
 from runtime.ops.calls import Slot
@@ -68,7 +70,40 @@ def _reduce_grad(t, node: Node, gg: Node) -> Pairs:
         share = em.node("reduce_grad", (em.call("ones_like", g), x, y), dict(node.attrs), type_=x.type)
         return [(g, em.call("reshape_like", em.call("sum", em.call("multiply", gg, share), axis=axis,
                                                      keepdims=keepdims), g))]
+    if kind in ("var", "std"):
+        return _spread_grad(t, node, gg)
     raise not_differentiable(node)
+
+
+def _spread_grad(t, node: Node, gg: Node) -> Pairs:
+    """var: c * g * (x - mean x) with c = 2 / (count - ddof); std: the same over 2 * y."""
+    g, x, y = node.inputs
+    kind, axis, keepdims, ddof = (node.attrs[k] for k in ("kind", "axis", "keepdims", "ddof"))
+    shape = x.type.shape
+    if shape is None or None in shape:
+        raise not_differentiable(node, "of an array whose shape is not known while tracing")
+    axes = tuple(range(len(shape))) if axis is None else tuple(
+        a % len(shape) for a in (axis if isinstance(axis, tuple) else (axis,)))
+    count = int(np.prod([shape[a] for a in axes]))
+    em = t.em
+    ge, ye = (v if keepdims else em.call("expand_dims", v, axes) for v in (g, y))
+    centred = em.call("subtract", x, em.call("mean", x, axis=axes, keepdims=True))
+    scale: Any = 2.0 / (count - ddof)
+    if kind == "std":  # 0 where y is 0, as the first gradient
+        zero = em.call("equal", ye, 0)
+        scale = em.call("where", zero, 0.0, em.call("divide", 1.0 / (count - ddof), em.call("where", zero, 1.0, ye)))
+
+    def reduce(v: Node, like: Node) -> Node:
+        return em.call("reshape_like", em.call("sum", v, axis=axes, keepdims=True), like)
+
+    pairs = [(g, reduce(em.call("multiply", gg, em.call("multiply", centred, scale)), g))]
+    spread = em.call("multiply", em.call("multiply", gg, ge), scale)
+    pairs.append((x, em.call("subtract", spread, em.call("mean", spread, axis=axes, keepdims=True))))
+    if kind == "std":  # d(1/y) = -1/y^2: scale / y
+        per_y = em.call("multiply", em.call("multiply", spread, centred), em.call("divide", 1.0, em.call(
+            "where", em.call("equal", ye, 0), 1.0, ye)))
+        pairs.append((y, em.call("negative", reduce(per_y, y))))
+    return pairs
 
 
 def _bilinear(helper: str, forward: Callable):

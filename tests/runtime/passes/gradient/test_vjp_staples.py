@@ -18,7 +18,7 @@ import autograph as ag
 from autograph import errors
 from tests.runtime.passes.gradient.checks import assert_gradient, numeric_gradient
 
-FAST = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _spread(rng: np.random.Generator, n: int, low: float = 1.0) -> np.ndarray:
