@@ -170,3 +170,23 @@ def test_a_tensor_array_element_scattered_twice_in_a_differentiated_loop_is_refu
 
     with pytest.raises(ag.errors.InvalidArgumentError, match="written twice"):
         ag.grad(f)(np.array([1.0, 2.0]))
+
+
+def test_tensor_arrays_outside_a_function_are_recorded_by_an_eager_tape():
+    x0 = np.array([1.0, 2.0, 3.0, 4.0])
+
+    def program(x):
+        ta = ag.TensorArray(np.float64, size=2)
+        ta = ta.write(0, x[:2] * 2.0)
+        ta = ta.write(1, x[2:] ** 2)
+        rows = ag.TensorArray(np.float64, size=0, dynamic_size=True).unstack(np.reshape(x, (2, 2)) * 3.0)
+        scattered = ag.TensorArray(np.float64, size=2).scatter(np.array([1, 0]), np.reshape(x, (2, 2)) ** 3)
+        pieces = ag.TensorArray(np.float64, size=0, dynamic_size=True).split(x * 5.0, np.array([1, 3]))
+        return (np.sum(ta.stack() * np.arange(4.0).reshape(2, 2)) + np.sum(ta.gather(np.array([1, 1])))
+                + np.sum(ta.concat() ** 2) + np.sum(rows.read(1) * x[:2]) + np.sum(scattered.stack()[0])
+                + np.sum(pieces.read(1) ** 2) + pieces.read(0)[0])
+
+    with ag.GradientTape() as tape:
+        x = tape.watch(x0)
+        y = program(x)
+    np.testing.assert_allclose(tape.gradient(y, x), numeric_gradient(program, [x0], 0), rtol=1e-6)
