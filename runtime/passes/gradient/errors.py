@@ -31,7 +31,7 @@ def not_differentiable(node: Node, detail: str = "") -> StagingError:
         what = f"the gradient op {node.op!r}"
         fix = ("Second-order gradients (a gradient of a gradient) differentiate through the ordinary "
                "ops of a first gradient and through its helpers for broadcasting, indexing, products, "
-               "sum/mean/max/min/var/std reductions, sorts, cumsum, concatenation, inv, det, norm and "
+               "sum/mean/max/min/var/std reductions, sorts, cumsum, concatenation, inv, det, solve, norm and "
                "the Fourier transforms, but not through this one (see docs/gradients.md, "
                "'Second-order gradients').")
     elif node.op == "py_function" and type(node.attrs.get("func")).__name__ == "GradientCall":

@@ -9,7 +9,7 @@ respect to the other operand they are the product's helper once more:
     ga = matmul_grad(g, a, b, which=0)   # = g @ b.T
     # its VJP (gg for ga):  g: gg @ b;   b: matmul_grad(g, gg, b, which=1)
 
-Helpers whose derivative is not written here (solve, the decompositions,
+Helpers whose derivative is not written here (the decompositions,
 prod reductions, cumprod, item assignment with integer arrays and
 TensorArray concat/split) stay refused by the transform, naming the line.
 """
@@ -190,6 +190,37 @@ def _det_grad(t, node: Node, gg: Node) -> Pairs:
     return [(g, em.call("multiply", dc, y)), (y, em.call("multiply", dc, g)), (a, g_a)]
 
 
+def _solve_grad(t, node: Node, gg: Node) -> Pairs:
+    """solve_grad(g, a, x): B = solve(a^T, g); which=1 gives B, which=0 gives -B x^T (columns
+    for vectors). Linear in g and x, and through solve(a^T, .) in a."""
+    g, a, x = node.inputs
+    if a.type.rank is None or x.type.rank is None:
+        raise not_differentiable(node, "of arrays of unknown rank")
+    em = t.em
+    vector = x.type.rank == a.type.rank - 1
+
+    def col(v: Node) -> Node:
+        return em.call("expand_dims", v, -1) if vector else v
+
+    def uncol(v: Node) -> Node:
+        return em.call("take", v, 0, axis=-1) if vector else v
+
+    def mt(v: Node) -> Node:
+        return em.call("swapaxes", v, -1, -2)
+
+    def mm(u: Node, v: Node) -> Node:
+        return em.call("matmul", u, v)
+
+    b = em.call("linalg_solve", mt(a), col(g))
+    if node.attrs["which"] == 1:
+        u = em.call("linalg_solve", a, col(gg))
+        return [(g, uncol(u)), (a, em.call("negative", mm(b, mt(u))))]
+    g_b = em.call("negative", mm(gg, col(x)))
+    g_g = em.call("linalg_solve", a, g_b)
+    g_x = em.call("negative", mm(mt(gg), b))
+    return [(g, uncol(g_g)), (x, uncol(g_x)), (a, em.call("negative", mm(b, mt(g_g))))]
+
+
 def _fft_grad(t, node: Node, gg: Node) -> Pairs:
     """fft_grad applies a transform's adjoint; the adjoint of that is the transform itself."""
     g = node.inputs[0]
@@ -275,5 +306,5 @@ SECOND_ORDER_RULES: dict[str, Callable] = {
     "reduce_grad": _reduce_grad, "matmul_grad": _bilinear("matmul_grad", _matmul),
     "dot_grad": _bilinear("dot_grad", _dot), "einsum_grad": _bilinear("einsum_grad", _einsum),
     "concat_grad": _concat_grad, "sort_grad": _sort_grad, "cumsum_grad": _cumsum_grad, "inv_grad": _inv_grad,
-    "det_grad": _det_grad, "fft_grad": _fft_grad, "norm_grad": _norm_grad,
+    "det_grad": _det_grad, "solve_grad": _solve_grad, "fft_grad": _fft_grad, "norm_grad": _norm_grad,
 }
