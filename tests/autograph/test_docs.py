@@ -54,7 +54,7 @@ MEMBERS = {
         "concat",
         "split",
     ),
-    "GradientTape": ("watch", "gradient", "watched_variables"),
+    "GradientTape": ("watch", "gradient", "watched_variables", "stop_recording"),
 }
 
 
