@@ -1,27 +1,31 @@
 """Graph -> the source of one Python function over NumPy.
 
-The code reads like what a person would write (the torch.fx habit): one
-assignment per node named after the node, operators printed as operators,
+The code reads like what a person would write: the user's names for the
+values their variables hold, operators printed as operators, a value used once
+on the line that made it written inside its use (`runtime.backends.numpy.inlining`),
 scalar constants inlined as typed literals (`np.int64(1)`, so NumPy's
 promotion rules see the same strong types the graph was inferred with),
 array constants and helper callables bound as named globals, `cond` as
-`if/else` and `while` as `while`:
+`if/else`, `while` as `while`, and a comment naming the user's file, line and
+source before the code of each line:
 
     def collatz(n):
-        n_1 = n
+        # collatz.py:11  steps = np.int64(0)
         steps = np.int64(0)
-        while n_1 != 1:
-            remainder = n_1 % 2
-            equal = remainder == 0
-            if equal:
-                n_2 = n_1 // 2
+        # collatz.py:12  while n != 1:
+        while n != 1:
+            # collatz.py:13  n = n // 2 if n % 2 == 0 else 3 * n + 1
+            if n % 2 == 0:
+                n = n // 2
             else:
-                multiply = 3 * n_1
-                n_2 = multiply + 1
-            add = steps + 1
-            n_1, steps = n_2, add
+                n = 3 * n + 1
+            # collatz.py:14  steps += 1
+            steps = steps + 1
         return [steps]
 
+A loop variable keeps one name from its initial value to the loop's output
+where no value could tell (`runtime.backends.numpy.loop_names`). Names are
+minted in the order the code reads, so numbers (`x_1`) appear in order.
 Subgraphs are emitted inline, so their nodes share the function's namespace:
 a capture is simply the enclosing node's name.
 
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -44,6 +49,8 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.numpy.counted_loops import counters, in_bounds_writes, int_counters
+from runtime.backends.numpy.inlining import Expr, inlined, placeholder, substitute
+from runtime.backends.numpy.loop_names import shares_initial_name, writes_in_place
 from runtime.backends.numpy.row_layout import walked_views
 from runtime.ir.graph import Graph, Node
 from runtime.ir.names import Namespace
@@ -55,6 +62,7 @@ from runtime.ops.registry import get_op
 __all__ = ["GeneratedSource", "generate_source", "scalar_literal"]
 
 _INDENT = "    "
+_SILENT = ("input", "capture", "constant")
 _SUFFIX = re.compile(r"_\d+$")
 
 
@@ -116,24 +124,42 @@ class _Emitter:
 
     def __init__(self, graph: Graph) -> None:
         self.ns = Namespace(_RESERVED)
-        self.names: dict[Node, str] = {}
+        self.names: dict[Node, str] = {}  # minted in the order the code reads (`name_of`)
+        self.same: dict[Node, Node] = {}  # node -> the node whose name it shares (runtime.backends.numpy.loop_names)
+        self.hints: dict[Node, str] = {}  # node -> the user's name for it, where the node's own is an op's
+        self.inline: dict[Node, Node] = {}  # node -> the user it is written into (runtime.backends.numpy.inlining)
         self.globals: dict[str, Any] = {"np": np}
         self._bound: dict[int, str] = {}
         self.lines: list[str] = []
         self.origins: dict[int, Origin] = {}
+        self._commented: tuple[str, int] | None = None  # the user line the last comment named
         self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.backends.numpy.row_layout)
         self.stores: set[Node] = set()  # TensorArray writes that are list stores (runtime.backends.numpy.counted_loops)
         self.int_counters: set[Node] = set()  # loop counters that count in Python ints (the same)
-        for node in graph.nodes:
-            if node.op not in ("capture", "constant"):
-                self.names[node] = self.ns.create(node.name)
+        for node in graph.inputs:
+            self.names[node] = self.ns.create(node.name)
 
     # -- names ----------------------------------------------------------
     def name_of(self, node: Node) -> str:
-        """The node's Python name; a subgraph node named `n_1` becomes `n_2` rather than `n_1_1`."""
-        if node not in self.names:
-            self.names[node] = self.ns.create(_SUFFIX.sub("", node.name) or node.name)
-        return self.names[node]
+        """The node's Python name, minted on first use: the name it shares, the user's, or its own
+        without a number (a subgraph node named `n_1` becomes `n_2` rather than `n_1_1`)."""
+        name = self.names.get(node)
+        if name is None:
+            shared = self.same.get(node)
+            if shared is not None:
+                name = self.name_of(shared)
+            else:
+                hint = self.hints.get(node) or _SUFFIX.sub("", node.name) or node.name
+                name = self.ns.create(hint)
+            self.names[node] = name
+        return name
+
+    def share(self, node: Node, other: Node) -> None:
+        """`node` is written under `other`'s name."""
+        while other in self.same:
+            other = self.same[other]
+        if node is not other and node not in self.names:
+            self.same[node] = other
 
     def bind(self, hint: str, value: Any) -> str:
         """A global name for `value` (one name per object)."""
@@ -145,6 +171,12 @@ class _Emitter:
         return self._bound[key]
 
     def write(self, indent: int, text: str, origin: Origin | None = None) -> None:
+        """One line; a line from a user line other than the last one commented gets a comment first."""
+        if origin is not None:
+            key = (origin.file, origin.line)
+            if key != self._commented:
+                self._commented = key
+                self.lines.append(_INDENT * indent + _comment(origin))
         self.lines.append(_INDENT * indent + text)
         if origin is not None:
             self.origins[len(self.lines)] = origin
@@ -154,45 +186,58 @@ class _Emitter:
         """Emit every node of `graph` (`users`: its users, when known); returns how many lines were written."""
         start = len(self.lines)
         users = _users(graph) if users is None else users
-        aliases = self._control_outputs(graph, users)
         loops = counters(graph)
         if loops:
             self.contiguous.update(walked_views(graph, loops))
             self.stores.update(in_bounds_writes(graph, loops))
             self.int_counters.update(int_counters(graph, loops, self.stores))
         for node in graph.nodes:
-            self.emit_node(node, indent, users, aliases)
+            if node.op == "while":
+                self._plan_loop(node, users)
+        self.inline.update(inlined(graph, users, self._accepts))
+        for node in graph.nodes:
+            self.emit_node(node, indent, users)
         return len(self.lines) - start
 
-    def _control_outputs(self, graph: Graph, users) -> dict[Node, dict[int, str]]:
-        """Names of each cond/while output: the first getitem reading it names it."""
-        outputs: dict[Node, dict[int, str]] = {}
-        for node in graph.nodes:
-            if node.op not in SUBGRAPH_FIELDS:
-                continue
-            names: dict[int, str] = {}
+    def _plan_loop(self, node: Node, users) -> None:
+        """One name per loop variable, the user's: for the body's and test's inputs, the loop's
+        outputs, and the initial value where nothing else reads it."""
+        body, cond = node.attrs["body"], node.attrs["cond"]
+        for index, inp in enumerate(body.inputs):
+            owner = inp
+            if shares_initial_name(node, index, users) and node.inputs[index] not in self.int_counters:
+                owner = node.inputs[index]
+                if owner not in self.names and owner not in self.same:
+                    self.hints.setdefault(owner, inp.name)
+                self.share(inp, owner)
+            self.share(cond.inputs[index], owner)
             for user in users.get(node, ()):
-                if user.op == "getitem" and user.inputs[0] is node:
-                    index = user.attrs["index"]
-                    if index in names:
-                        self.names[user] = names[index]
-                    else:
-                        names[index] = self.name_of(user)
-            outputs[node] = names
-        return outputs
+                if user.op == "getitem" and user.attrs["index"] == index:
+                    self.share(user, owner)
 
-    def emit_node(self, node: Node, indent: int, users, aliases) -> None:
+    def _accepts(self, child: Node, user: Node) -> bool:
+        """Whether `user` is printed as an expression (or an `if`) that can take `child` inline."""
+        if user.op == "cond":
+            return user.inputs[0] is child
+        if user.op in SUBGRAPH_FIELDS or user.op in _SILENT or user in self.stores:
+            return False
+        if user.op == "getitem" and user.inputs[0].op in SUBGRAPH_FIELDS:
+            return False
+        op = get_op(user.op)
+        return not op.inplace
+
+    def emit_node(self, node: Node, indent: int, users) -> None:
         op = node.op
-        if op == "input" and node in self.names:
+        if op == "input" or node in self.inline:
             return
         if op == "capture":
-            self.names[node] = self.names[node.attrs["outer"]]
+            self.names[node] = self.name_of(node.attrs["outer"])
         elif op == "constant":
             self._constant(node)
         elif op == "cond":
-            self._cond(node, indent, aliases[node])
+            self._cond(node, indent, users)
         elif op == "while":
-            self._while(node, indent, aliases[node], users)
+            self._while(node, indent, users)
         elif op == "getitem" and node.inputs[0].op in SUBGRAPH_FIELDS:
             return
         else:
@@ -205,21 +250,75 @@ class _Emitter:
 
     def _call(self, node: Node, indent: int, users) -> None:
         op = get_op(node.op)
-        args = [self.names[i] for i in node.inputs]
         if node in self.stores and self._sole_user(node.inputs[0], node, users):
+            args = [self.name_of(i) for i in node.inputs]
             self.write(indent, f"{args[0]}[{args[1]}] = {args[2]}", node.origin)
             self.names[node] = args[0]  # the same list, changed in place
             return
+        expr = self._expression_or_statements(node, indent, users)
+        statement = op.effectful and not users.get(node) and _is_unit(node.type)
+        self.write(indent, expr.text if statement else f"{self.name_of(node)} = {expr.text}", node.origin)
+
+    def _expression_or_statements(self, node: Node, indent: int, users) -> Expr:
+        """`node`'s expression with its inlined operands written in; where they cannot be (a
+        multi-line template), the operands become statements of their own first."""
+        expr = self._expression(node, users, operand=False)
+        if expr is None:
+            tree = [n for n in self.inline if self._root(n) is node]
+            for inner in sorted(tree, key=self._order_key(node)):
+                del self.inline[inner]
+            for inner in sorted(tree, key=self._order_key(node)):
+                self._call(inner, indent, users)
+            expr = self._expression(node, users, operand=False)
+        assert expr is not None
+        return expr
+
+    def _root(self, node: Node) -> Node:
+        while node in self.inline:
+            node = self.inline[node]
+        return node
+
+    @staticmethod
+    def _order_key(node: Node):
+        order: dict[Node, int] = {}
+
+        def visit(n: Node) -> None:
+            for i in n.inputs:
+                visit(i)
+            order.setdefault(n, len(order))
+
+        visit(node)
+        return order.__getitem__
+
+    def _expression(self, node: Node, users, operand: bool) -> Expr | None:
+        """The node's value as one expression (None where an inlined operand cannot be written in)."""
+        op = get_op(node.op)
+        args, parts = [], {}
+        for inp in node.inputs:
+            if self.inline.get(inp) is node:
+                part = self._expression(inp, users, operand=True)
+                if part is None:
+                    return None
+                args.append(placeholder(len(parts)))
+                parts[args[-1]] = part
+            else:
+                args.append(self.name_of(inp))
         if op.inplace and args and not self._sole_user(node.inputs[0], node, users):
             args[0] = f"{args[0]}.copy()"
-        expr = op.emit(args, node.attrs) if op.emit is not None else None
-        if expr is None:
-            expr = self._impl_call(node, op.impl, args)
+        text = op.emit(args, node.attrs) if op.emit is not None else None
+        if text is None:
+            text = self._impl_call(node, op.impl, args)
         if node in self.contiguous:
-            expr = f"np.ascontiguousarray({expr})"
-        name = self.name_of(node)
-        statement = op.effectful and not users.get(node) and _is_unit(node.type)
-        self.write(indent, expr if statement else f"{name} = {expr}", node.origin)
+            text = f"np.ascontiguousarray({text})"
+        if not parts and not operand:
+            return Expr(text)
+        return substitute(text, parts)
+
+    def _operand(self, node: Node, indent: int, users) -> str:
+        """A value as an operand of a statement: its name, or its expression where it is inlined."""
+        if node in self.inline:
+            return self._expression_or_statements(node, indent, users).text
+        return self.name_of(node)
 
     def carried(self, node: Node) -> str:
         """A subgraph result as it leaves the subgraph.
@@ -227,7 +326,7 @@ class _Emitter:
         A handle (object dtype) taken from an enclosing graph is copied, so that
         in-place writes on the cond/while output cannot reach the outer value.
         """
-        name = self.names[node]
+        name = self.name_of(node)
         shared = node.op in ("capture", "constant") and _is_unit(node.type)
         return f"{name}.copy()" if shared else name
 
@@ -247,8 +346,22 @@ class _Emitter:
         return f"{self.bind(hint, impl)}({', '.join(parts)})"
 
     # -- control flow ---------------------------------------------------
-    def _cond(self, node: Node, indent: int, outputs: dict[int, str]) -> None:
-        self.write(indent, f"if {self.names[node.inputs[0]]}:", node.origin)
+    def _outputs(self, node: Node, users) -> dict[int, str]:
+        """Names of a cond/while's outputs: the first getitem reading each names it."""
+        names: dict[int, str] = {}
+        for user in users.get(node, ()):
+            if user.op == "getitem" and user.inputs[0] is node:
+                index = user.attrs["index"]
+                if index in names:
+                    self.names[user] = names[index]
+                else:
+                    names[index] = self.name_of(user)
+        return names
+
+    def _cond(self, node: Node, indent: int, users) -> None:
+        test = self._operand(node.inputs[0], indent, users)
+        outputs = self._outputs(node, users)
+        self.write(indent, f"if {test}:", node.origin)
         self._branch(node.attrs["true"], indent + 1, outputs)
         self.write(indent, "else:")
         self._branch(node.attrs["false"], indent + 1, outputs)
@@ -272,30 +385,36 @@ class _Emitter:
         users = _users(graph)
         for index, name in outputs.items():
             out = graph.outputs[index]
-            if out.op in ("input", "capture", "constant") or out in self.names:
+            if out.op in _SILENT or out in self.names or out in self.same:
                 continue
             if users.get(out) == [out]:
                 self.names[out] = name
         return users
 
-    def _while(self, node: Node, indent: int, outputs: dict[int, str], users) -> None:
+    def _while(self, node: Node, indent: int, users) -> None:
         cond, body = node.attrs["cond"], node.attrs["body"]
         limit = node.attrs.get("maximum_iterations")
+        body_users = _users(body)
         loop_vars = []
         for index, (init, inp) in enumerate(zip(node.inputs, body.inputs)):
-            name = outputs.get(index) or self.ns.create(inp.name)
+            if writes_in_place(body, index, body_users):
+                self.share(body.outputs[index], inp)
+            name = self.name_of(inp)
             loop_vars.append(name)
-            self.names[inp] = self.names[cond.inputs[index]] = name
-            value = "0" if inp in self.int_counters else self.names[init]
+            value = "0" if inp in self.int_counters else self.name_of(init)
             if inp.type.dtype == object and not self._sole_user(init, node, users):
                 value += ".copy()"
-            self.write(indent, f"{name} = {value}", node.origin)
+            if value != name:  # a copy or a literal: nothing that can fail, no user line of its own
+                self.write(indent, f"{name} = {value}")
         counter = self.ns.create("iterations") if limit is not None else None
         if counter is not None:
             self.write(indent, f"{counter} = 0")
         test = self._inline_test(cond)
         if test is not None:
-            head = test if counter is None else f"{counter} < {limit} and {test}"
+            head = test.text
+            if counter is not None:
+                bounded = substitute(f"{counter} < {limit} and {placeholder(0)}", {placeholder(0): test})
+                head = bounded.text if bounded is not None else f"{counter} < {limit} and ({test.text})"
             self.write(indent, f"while {head}:", node.origin)
         else:
             self.write(indent, "while True:", node.origin)
@@ -303,12 +422,12 @@ class _Emitter:
                 self.write(indent + 1, f"if {counter} >= {limit}:")
                 self.write(indent + 2, "break")
             self.emit_graph(cond, indent + 1)
-            self.write(indent + 1, f"if not {self.names[cond.outputs[0]]}:")
+            self.write(indent + 1, f"if not {self.name_of(cond.outputs[0])}:")
             self.write(indent + 2, "break")
         start = len(self.lines)
         if counter is not None:
             self.write(indent + 1, f"{counter} += 1")
-        self.emit_graph(body, indent + 1)
+        self.emit_graph(body, indent + 1, body_users)
         values = [self.carried(out) for out in body.outputs]
         pairs = [(t, v) for t, v in zip(loop_vars, values) if t != v]
         if pairs:
@@ -318,21 +437,34 @@ class _Emitter:
         if len(self.lines) == start:
             self.write(indent + 1, "pass")
 
-    def _inline_test(self, cond: Graph) -> str | None:
-        """The loop test as one expression when the cond graph is a single op (or none)."""
-        work = [n for n in cond.nodes if n.op not in ("input", "capture", "constant")]
+    def _inline_test(self, cond: Graph) -> Expr | None:
+        """The loop test as one expression when the test graph is one op with operands inlined (or none)."""
+        work = [n for n in cond.nodes if n.op not in _SILENT]
         for node in cond.nodes:
             if node.op in ("capture", "constant"):
-                self.emit_node(node, 0, {}, {})
+                self.emit_node(node, 0, {})
         out = cond.outputs[0]
         if not work:
-            return self.names[out] if out.op != "constant" else str(bool(out.attrs["value"]))
-        if len(work) != 1 or work[0] is not out or out.op in SUBGRAPH_FIELDS:
+            return Expr(self.name_of(out) if out.op != "constant" else str(bool(out.attrs["value"])))
+        if out.op in _SILENT or out.op in SUBGRAPH_FIELDS or get_op(out.op).effectful:
             return None
-        op = get_op(out.op)
-        if op.emit is None or op.effectful:
+        users = _users(cond)
+        plan = inlined(cond, users, self._accepts)
+        if any(n is not out and n not in plan for n in work):
             return None
-        return op.emit([self.names[i] for i in out.inputs], out.attrs)
+        self.inline.update(plan)
+        expr = self._expression(out, users, operand=True)
+        if expr is None:
+            for n in plan:
+                del self.inline[n]
+        return expr
+
+
+def _comment(origin: Origin) -> str:
+    """`# file.py:12  the line's source`."""
+    text = origin.text.strip().splitlines()[0] if origin.text.strip() else ""
+    where = f"# {os.path.basename(origin.file)}:{origin.line}"
+    return f"{where}  {text}" if text else where
 
 
 def _is_unit(type_: Any) -> bool:
@@ -341,14 +473,14 @@ def _is_unit(type_: Any) -> bool:
 
 def _output(emitter: _Emitter, node: Node) -> str:
     """A Variable's value leaves the graph as a copy, so changing it cannot change the Variable."""
-    name = emitter.names[node]
+    name = emitter.name_of(node)
     return f"{name}.copy()" if node.op == "read_variable" else name
 
 
 def generate_source(graph: Graph, name: str | None = None) -> GeneratedSource:
     """The Python source of `graph` as one function and the globals it reads."""
     emitter = _Emitter(graph)
-    params = [emitter.names[n] for n in graph.inputs]
+    params = [emitter.name_of(n) for n in graph.inputs]
     fn_name = emitter.ns.create(name or graph.name)
     emitter.write(0, f"def {fn_name}({', '.join(params)}):")
     emitter.emit_graph(graph, 1)
