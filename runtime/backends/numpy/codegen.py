@@ -204,16 +204,14 @@ class _Emitter:
         outputs, and the initial value where nothing else reads it."""
         body, cond = node.attrs["body"], node.attrs["cond"]
         for index, inp in enumerate(body.inputs):
-            owner = inp
-            if shares_initial_name(node, index, users) and node.inputs[index] not in self.int_counters:
+            outputs = [u for u in users.get(node, ()) if u.op == "getitem" and u.attrs["index"] == index]
+            owner = next((u for u in outputs if u in self.names), inp)  # named already: a branch's result
+            if owner is inp and shares_initial_name(node, index, users) and inp not in self.int_counters:
                 owner = node.inputs[index]
                 if owner not in self.names and owner not in self.same:
                     self.hints.setdefault(owner, inp.name)
-                self.share(inp, owner)
-            self.share(cond.inputs[index], owner)
-            for user in users.get(node, ()):
-                if user.op == "getitem" and user.attrs["index"] == index:
-                    self.share(user, owner)
+            for member in (inp, cond.inputs[index], *outputs):
+                self.share(member, owner)
 
     def _accepts(self, child: Node, user: Node) -> bool:
         """Whether `user` is printed as an expression (or an `if`) that can take `child` inline."""
