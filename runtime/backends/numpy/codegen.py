@@ -207,9 +207,13 @@ class _Emitter:
             outputs = [u for u in users.get(node, ()) if u.op == "getitem" and u.attrs["index"] == index]
             owner = next((u for u in outputs if u in self.names), inp)  # named already: a branch's result
             if owner is inp and shares_initial_name(node, index, users) and inp not in self.int_counters:
-                owner = node.inputs[index]
-                if owner not in self.names and owner not in self.same:
-                    self.hints.setdefault(owner, inp.name)
+                init = node.inputs[index]
+                named = self.names.get(self.same.get(init, init))
+                if named is None:  # made for the loop: it takes the variable's name
+                    self.hints.setdefault(init, inp.name)
+                    owner = init
+                elif named == inp.name:  # the variable's value under its own name already
+                    owner = init
             for member in (inp, cond.inputs[index], *outputs):
                 self.share(member, owner)
 
@@ -395,8 +399,11 @@ class _Emitter:
         body_users = _users(body)
         loop_vars = []
         for index, (init, inp) in enumerate(zip(node.inputs, body.inputs)):
+            out = body.outputs[index]
             if writes_in_place(body, index, body_users):
-                self.share(body.outputs[index], inp)
+                self.share(out, inp)
+            elif out.op not in _SILENT and body_users.get(out) == [out]:
+                self.hints.setdefault(out, inp.name)  # the next value of `x`: `x_1`
             name = self.name_of(inp)
             loop_vars.append(name)
             value = "0" if inp in self.int_counters else self.name_of(init)
