@@ -126,7 +126,7 @@ def test_maximum_iterations_adds_a_counter():
     graph = build(lambda x: while_loop(lambda i: i < 100, lambda i: (i + 1,), (x,), maximum_iterations=5)[0],
                   (np.int64, ()))
     source = to_source(graph)
-    assert "iterations = 0" in source and "while iterations < 5 and x < 100:" in source
+    assert "iterations = 0" in source and "while iterations < 5 and loop_var < 100:" in source
     assert compile_graph(graph)(np.int64(0)) == [np.int64(5)]
 
 
