@@ -240,7 +240,7 @@ def test_loop_condition_with_several_nodes():
         return while_loop(lambda v: (v * v).sum() < 50, lambda v: (v + 1,), (x,))[0]
 
     graph = build(f, (np.int64, (2,)))
-    assert "while np.add.reduce(x * x, None) < 50:" in compile_graph(graph).source  # one line: one expression
+    assert "while np.add.reduce(loop_var * loop_var, None) < 50:" in compile_graph(graph).source  # one expression
     np.testing.assert_array_equal(run(graph, np.array([0, 1]))[0], [5, 6])
 
 
