@@ -1,4 +1,4 @@
-"""Graph optimisation passes: constant folding, CSE, loop-invariant code motion, dead-code elimination.
+"""Graph optimisation passes: folding, simplification, CSE, loop-invariant code motion, dead code.
 
 Each pass is `Graph -> Graph` and recurses into cond/while subgraphs;
 `optimize(graph)` runs them in the order that lets each help the next
@@ -19,7 +19,7 @@ from runtime.passes.fold import fold_constants
 from runtime.passes.gradient.merge import merge_taped_loops
 from runtime.passes.hoist import hoist_invariants
 from runtime.passes.rewrite import walk
-from runtime.passes.simplify import simplify
+from runtime.passes.simplify import simplify, simplify_and_merge
 
 __all__ = ["optimize", "fold_constants", "eliminate_common_subexpressions", "simplify", "hoist_invariants",
            "eliminate_dead_code"]
@@ -43,16 +43,11 @@ def optimize(graph: Graph, verify: bool | None = None) -> Graph:
         graphs = walk(folded)
     if verify:
         _verified(folded, "constant folding")
-    simpler = simplify(folded, graphs)
-    if simpler is not folded:
-        folded, graphs = simpler, walk(simpler)
-    if verify:
-        _verified(folded, "algebraic simplification")
-    merged = eliminate_common_subexpressions(folded, graphs)
+    merged = simplify_and_merge(folded, graphs)  # one copy for both passes
     if merged is not folded:
         graphs = walk(merged)
     if verify:
-        _verified(merged, "common-subexpression elimination")
+        _verified(merged, "algebraic simplification and common-subexpression elimination")
     hoisted = hoist_invariants(merged, graphs)
     if hoisted is not merged:
         graphs = walk(hoisted)

@@ -28,9 +28,10 @@ from runtime.ir.graph import Graph, Node
 from runtime.ir.subgraphs import walk
 from runtime.ir.types import TensorType
 from runtime.ops.calls import Slot, Weak
+from runtime.passes.cse import eliminate_common_subexpressions, merging_hook
 from runtime.passes.rewrite import copies_as_is, rewrite
 
-__all__ = ["simplify", "simplified"]
+__all__ = ["simplify", "simplify_and_merge", "simplified"]
 
 _OPS = frozenset({"floor_divide", "subtract", "negative"})
 
@@ -136,17 +137,35 @@ def _build(result: Node | _Spec, new: Graph) -> Node:
     return new.add_node(op, inputs, attrs, type_, origin, op)
 
 
+def _applies(graphs: list[Graph]) -> bool:
+    return any(
+        simplified(node.op, node.inputs, node.attrs, node.type) is not None
+        for sub in graphs for node in sub.nodes if node.op in _OPS
+    )
+
+
 def simplify(graph: Graph, graphs: list[Graph] | None = None) -> Graph:
     """`graph` with the rules above applied (the same graph when none applies)."""
     graphs = walk(graph) if graphs is None else graphs
-    if not any(
-        simplified(node.op, node.inputs, node.attrs, node.type) is not None
-        for sub in graphs for node in sub.nodes if node.op in _OPS
-    ) and copies_as_is(graph, graphs):
+    if not _applies(graphs) and copies_as_is(graph, graphs):
         return graph
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
         result = simplified(node.op, inputs, node.attrs, node.type, node.origin)
         return None if result is None else _build(result, new)
+
+    return rewrite(graph, hook)
+
+
+def simplify_and_merge(graph: Graph, graphs: list[Graph] | None = None) -> Graph:
+    """`simplify`, then common-subexpression elimination, in one copy of the graph (what `optimize` runs)."""
+    graphs = walk(graph) if graphs is None else graphs
+    if not _applies(graphs):
+        return eliminate_common_subexpressions(graph, graphs)
+    merge = merging_hook()
+
+    def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
+        result = simplified(node.op, inputs, node.attrs, node.type, node.origin)
+        return merge(node, inputs, new) if result is None else _build(result, new)
 
     return rewrite(graph, hook)

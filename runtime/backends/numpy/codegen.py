@@ -39,6 +39,7 @@ row is made contiguous before it (`runtime.backends.numpy.row_layout`). Values a
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import os
 import re
@@ -50,7 +51,14 @@ import numpy as np
 from runtime.backends.numpy.control_code import SILENT as _SILENT
 from runtime.backends.numpy.control_code import ControlFlowCode, users_of
 from runtime.backends.numpy.counted_loops import counters, in_bounds_writes, int_counters
-from runtime.backends.numpy.inlining import Expr, inlined, placeholder, substitute
+from runtime.backends.numpy.inlining import (
+    Expr,
+    fill,
+    inlined,
+    placeholder,
+    substitute,
+    template_of,
+)
 from runtime.backends.numpy.row_layout import walked_views
 from runtime.ir.graph import Graph, Node
 from runtime.ir.names import Namespace
@@ -268,26 +276,39 @@ class _Emitter(ControlFlowCode):
     def _expression(self, node: Node, users, operand: bool) -> Expr | None:
         """The node's value as one expression (None where an inlined operand cannot be written in)."""
         op = get_op(node.op)
-        args, parts = [], {}
+        operands: list[Expr | str] = []
         for inp in node.inputs:
             if self.inline.get(inp) is node:
                 part = self._expression(inp, users, operand=True)
                 if part is None:
                     return None
-                args.append(placeholder(len(parts)))
-                parts[args[-1]] = part
+                operands.append(part)
             else:
-                args.append(self.name_of(inp))
-        if op.inplace and args and not self._sole_user(node.inputs[0], node, users):
-            args[0] = f"{args[0]}.copy()"
+                operands.append(self.name_of(inp))
+        if op.inplace and operands and not self._sole_user(node.inputs[0], node, users):
+            operands[0] = f"{operands[0]}.copy()"
+        template = template_of(node.op, op.emit, node.attrs, len(operands)) if op.emit is not None else None
+        if template is not None:  # the usual way: the op's expression parsed once per process
+            expr = fill(template, operands)
+            if expr is not None and node in self.contiguous:
+                expr = Expr(f"np.ascontiguousarray({expr.text})")
+            return expr
+        args, parts = [], {}
+        for item in operands:
+            if isinstance(item, str):
+                args.append(item)
+            else:
+                args.append(placeholder(len(parts)))
+                parts[args[-1]] = item
         text = op.emit(args, node.attrs) if op.emit is not None else None
-        if text is None:
-            text = self._impl_call(node, op.impl, args)
-        if node in self.contiguous:
-            text = f"np.ascontiguousarray({text})"
-        if not parts and not operand:
-            return Expr(text)
-        return substitute(text, parts)
+        if text is not None:  # an expression not on one line, or not ASCII: parsed here
+            expr = substitute(text, parts) if parts or operand else Expr(text)
+        else:  # a call of the op's implementation: each operand is an argument
+            args = [a if isinstance(a, str) else a.text if a.precedence >= 1 else f"({a.text})" for a in operands]
+            expr = Expr(self._impl_call(node, op.impl, args))
+        if expr is not None and node in self.contiguous:
+            expr = Expr(f"np.ascontiguousarray({expr.text})")
+        return expr
 
     def _operand(self, node: Node, indent: int, users) -> str:
         """A value as an operand of a statement: its name, or its expression where it is inlined."""
@@ -320,6 +341,7 @@ class _Emitter(ControlFlowCode):
         hint = hint if hint.isidentifier() and hint != "<lambda>" else node.op
         return f"{self.bind(hint, impl)}({', '.join(parts)})"
 
+@functools.lru_cache(maxsize=4096)
 def _comment(origin: Origin) -> str:
     """`# file.py:12  the line's source`."""
     text = origin.text.strip().splitlines()[0] if origin.text.strip() else ""

@@ -17,16 +17,17 @@ Python's precedence needs them (`-(a - b)`, `(a + b) * c`, `(x + 1).sum()`).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from runtime.ir.graph import Graph, Node
 from runtime.ir.opcodes import SUBGRAPH_FIELDS
 from runtime.ir.types import TensorType
-from runtime.ops.calls import Slot
+from runtime.ops.calls import Slot, Weak
 from runtime.ops.registry import OPS
 
-__all__ = ["Expr", "substitute", "inlined", "placeholder"]
+__all__ = ["Expr", "Template", "substitute", "template_of", "fill", "inlined", "placeholder"]
 
 ATOM = 14
 _BINARY = {
@@ -119,6 +120,98 @@ def substitute(template: str, parts: Mapping[str, Expr], statement: bool = False
     return Expr(encoded.decode(), _precedence(top, template) if isinstance(top, ast.expr) else ATOM)
 
 
+@dataclass(frozen=True, slots=True)
+class Template:
+    """An op's emitted expression with a hole per operand: (start, end, least precedence, operand)
+    for each hole, the expression's own precedence, and the operand it is when it is one bare operand."""
+
+    text: str
+    holes: tuple[tuple[int, int, int, int], ...]
+    precedence: int
+    bare: int | None
+
+
+# (op, operand count, attrs with their types) -> its Template (None: not one line); shared by all compiles
+_TEMPLATES: dict[tuple, Template | None] = {}
+_MAX_TEMPLATES = 4096
+_PLAIN = (Slot, Weak)
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable key for an attr that tells `1`, `1.0` and `True` apart (they print differently)."""
+    if isinstance(value, tuple):
+        return (tuple, tuple(_frozen(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple(sorted((k, _frozen(v)) for k, v in value.items())))
+    hash(value)
+    return (type(value), value)
+
+
+def template_of(op: str, emit: Callable[[Sequence[str], Mapping[str, Any]], str | None],
+                attrs: Mapping[str, Any], count: int) -> Template | None:
+    """The Template of `emit` for an op with `count` operands and `attrs` (parsed once per distinct call)."""
+    args = attrs.get("args")
+    if not attrs:
+        key: tuple | None = (op, count)
+    elif len(attrs) == 1 and args is not None and all(type(a) in _PLAIN for a in args):
+        key = (op, count, args)  # the usual call: Slots and Weak scalars, which compare by type too
+    else:
+        try:
+            key = (op, count, _frozen(attrs))
+        except TypeError:  # an array attr: not worth remembering
+            key = None
+    if key is not None and key in _TEMPLATES:
+        return _TEMPLATES[key]
+    names = [placeholder(i) for i in range(count)]
+    text = emit(names, attrs)
+    template = None if text is None else _template(text, {name: i for i, name in enumerate(names)})
+    if key is not None and len(_TEMPLATES) < _MAX_TEMPLATES:
+        _TEMPLATES[key] = template
+    return template
+
+
+def _template(text: str, index: Mapping[str, int]) -> Template | None:
+    try:
+        top = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if text.isascii() is False:
+        return None  # ast offsets count UTF-8 bytes: keep to the plain path
+    holes = []
+    for parent in ast.walk(top):
+        for child in ast.iter_child_nodes(parent):
+            if isinstance(child, ast.Name) and child.id in index:
+                if child.lineno != 1 or child.end_lineno != 1:
+                    return None
+                holes.append((child.col_offset, child.end_col_offset, _needed(parent, child), index[child.id]))
+    bare = index[top.id] if isinstance(top, ast.Name) and top.id in index else None
+    if bare is not None:
+        holes.append((top.col_offset, top.end_col_offset, 0, bare))
+    holes.sort(reverse=True)
+    return Template(text, tuple(holes), _precedence(top, text), bare)
+
+
+def fill(template: Template, operands: Sequence[Expr | str]) -> Expr | None:
+    """The template with its operands written in: a name as it is, an expression parenthesised where
+    needed. None where an expression operand is not written exactly once (it would run twice, or not)."""
+    text = template.text
+    seen = [0] * len(operands)
+    for start, end, needed, index in template.holes:
+        operand = operands[index]
+        if isinstance(operand, str):
+            part = operand
+        else:
+            seen[index] += 1
+            part = operand.text if operand.precedence >= needed else f"({operand.text})"
+        text = text[:start] + part + text[end:]
+    if any(count != 1 for count, operand in zip(seen, operands) if not isinstance(operand, str)):
+        return None
+    if template.bare is not None:
+        operand = operands[template.bare]
+        return Expr(text, ATOM if isinstance(operand, str) else operand.precedence)
+    return Expr(text, template.precedence)
+
+
 def _pure(node: Node) -> bool:
     if node.op in _SILENT or node.op == "getitem" and node.inputs[0].op in SUBGRAPH_FIELDS:
         return False
@@ -157,32 +250,26 @@ def inlined(
         if user is node or user not in position or not _same_line(node, user) or not accepts(node, user):
             continue
         into[node] = user
-    changed = True
-    while changed:
-        changed = False
+    while into:
         roots: dict[Node, Node] = {}
-
-        def root(node: Node) -> Node:
-            while node in into:
-                node = into[node]
-            return node
-
-        for node in order:
-            roots[node] = root(node)
-        for node in list(into):
-            top = roots[node]
-            between = order[position[node] + 1 : position[top]]
-            if any(roots[n] is not top for n in between):
-                del into[node]
-                changed = True
-        if changed:
-            continue
-        for top in {r for n, r in roots.items() if n in into}:
-            tree = [n for n in order if n in into and roots[n] is top]
-            if tree != _evaluation_order(top, into):
-                for n in tree:
-                    del into[n]
-                changed = True
+        for node in reversed(order):  # a user comes after what it uses
+            user = into.get(node)
+            roots[node] = node if user is None else roots[user]
+        demoted = [  # something else is emitted between it and its statement
+            n for n in into if any(roots[m] is not roots[n] for m in order[position[n] + 1 : position[roots[n]]])
+        ]
+        if not demoted:
+            trees: dict[Node, list[Node]] = {}
+            for node in order:
+                if node in into:
+                    trees.setdefault(roots[node], []).append(node)
+            for top, tree in trees.items():  # Python would evaluate them in another order
+                if len(tree) > 1 and tree != _evaluation_order(top, into):
+                    demoted.extend(tree)
+        if not demoted:
+            break
+        for node in demoted:
+            del into[node]
     return into
 
 
