@@ -287,7 +287,7 @@ class _Emitter(ControlFlowCode):
                 operands.append(self.name_of(inp))
         if op.inplace and operands and not self._sole_user(node.inputs[0], node, users):
             operands[0] = f"{operands[0]}.copy()"
-        template = template_of(node.op, op.emit, node.attrs, len(operands)) if op.emit is not None else None
+        template = template_of(op.emit, node.attrs, len(operands)) if op.emit is not None else None
         if template is not None:  # the usual way: the op's expression parsed once per process
             expr = fill(template, operands)
             if expr is not None and node in self.contiguous:

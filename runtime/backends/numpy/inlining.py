@@ -24,7 +24,7 @@ from typing import Any
 from runtime.ir.graph import Graph, Node
 from runtime.ir.opcodes import SUBGRAPH_FIELDS
 from runtime.ir.types import TensorType
-from runtime.ops.calls import Slot, Weak
+from runtime.ops.calls import Slot
 from runtime.ops.registry import OPS
 
 __all__ = ["Expr", "Template", "substitute", "template_of", "fill", "inlined", "placeholder"]
@@ -131,42 +131,29 @@ class Template:
     bare: int | None
 
 
-# (op, operand count, attrs with their types) -> its Template (None: not one line); shared by all compiles
-_TEMPLATES: dict[tuple, Template | None] = {}
+# an op's expression with placeholder operands -> its Template (None: not one line); shared by all compiles.
+# Keyed by the text itself, so two calls share a Template only when they print the same.
+_TEMPLATES: dict[str, Template | None] = {}
 _MAX_TEMPLATES = 4096
-_PLAIN = (Slot, Weak)
+_PLACEHOLDERS: list[tuple[str, ...]] = []
 
 
-def _frozen(value: Any) -> Any:
-    """A hashable key for an attr that tells `1`, `1.0` and `True` apart (they print differently)."""
-    if isinstance(value, tuple):
-        return (tuple, tuple(_frozen(v) for v in value))
-    if isinstance(value, dict):
-        return (dict, tuple(sorted((k, _frozen(v)) for k, v in value.items())))
-    hash(value)
-    return (type(value), value)
-
-
-def template_of(op: str, emit: Callable[[Sequence[str], Mapping[str, Any]], str | None],
+def template_of(emit: Callable[[Sequence[str], Mapping[str, Any]], str | None],
                 attrs: Mapping[str, Any], count: int) -> Template | None:
-    """The Template of `emit` for an op with `count` operands and `attrs` (parsed once per distinct call)."""
-    args = attrs.get("args")
-    if not attrs:
-        key: tuple | None = (op, count)
-    elif len(attrs) == 1 and args is not None and all(type(a) in _PLAIN for a in args):
-        key = (op, count, args)  # the usual call: Slots and Weak scalars, which compare by type too
-    else:
-        try:
-            key = (op, count, _frozen(attrs))
-        except TypeError:  # an array attr: not worth remembering
-            key = None
-    if key is not None and key in _TEMPLATES:
-        return _TEMPLATES[key]
-    names = [placeholder(i) for i in range(count)]
-    text = emit(names, attrs)
-    template = None if text is None else _template(text, {name: i for i, name in enumerate(names)})
-    if key is not None and len(_TEMPLATES) < _MAX_TEMPLATES:
-        _TEMPLATES[key] = template
+    """The Template of `emit` for a call with `count` operands and `attrs` (each text parsed once)."""
+    while len(_PLACEHOLDERS) <= count:
+        _PLACEHOLDERS.append(tuple(placeholder(i) for i in range(len(_PLACEHOLDERS))))
+    names = _PLACEHOLDERS[count]
+    text = emit(list(names), attrs)
+    if text is None:
+        return None
+    try:
+        return _TEMPLATES[text]
+    except KeyError:
+        pass
+    template = _template(text, {name: i for i, name in enumerate(names)})
+    if len(_TEMPLATES) < _MAX_TEMPLATES:
+        _TEMPLATES[text] = template
     return template
 
 

@@ -175,3 +175,12 @@ def test_operands_are_not_reordered_across_effects():
         return (x * 3) + print_(x) * 0 if False else x * 3 + 1  # one line, no effect between
 
     assert "x * 3 + 1" in to_source(build(f, (np.int64, ())))
+
+
+def test_calls_that_print_differently_never_share_a_template():
+    # 0.0 == -0.0 (and 1 == True): a template remembered by value would print one for the other
+    for first, second in ((0.0, -0.0), (1, True), (-0.0, 0.0)):
+        a = to_source(build(lambda x, c=first: np.arctan2(c, x) + 1, (np.float64, ())))
+        b = to_source(build(lambda x, c=second: np.arctan2(c, x) + 1, (np.float64, ())))
+        assert repr(first) in a.split("\n", 2)[2] and repr(second) in b.split("\n", 2)[2], (a, b)
+    assert compile_graph(build(lambda x: np.arctan2(-0.0, x), (np.float64, ())))(np.float64(-1.0)) == [-np.pi]
