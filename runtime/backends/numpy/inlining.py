@@ -227,6 +227,8 @@ def inlined(
     """
     order = [n for n in graph.nodes if n.op not in _SILENT and not (
         n.op == "getitem" and n.inputs[0].op in SUBGRAPH_FIELDS)]
+    if len(order) < 2:
+        return {}  # nothing to write into anything
     position = {n: i for i, n in enumerate(order)}
     into: dict[Node, Node] = {}
     for node in order:
