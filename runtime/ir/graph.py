@@ -146,6 +146,17 @@ class Graph:
         self.inputs.append(node)
         return node
 
+    def name_hint(self, node: Node, hint: str) -> None:
+        """Name `node` after the user's variable (`i`, not `add`) where it still has its op's name.
+
+        For values the user names in a way no op sees (a for loop's target):
+        the generated code then shows the user's name. Only a node of this
+        graph that is no input, capture or constant is renamed."""
+        if id(node) not in self._ids or node.op in STRUCTURAL or not hint.isidentifier():
+            return
+        if node.name == node.op or node.name.startswith(node.op + "_") and node.name[len(node.op) + 1 :].isdigit():
+            _set_name(node, self.namespace.create(hint))
+
     def own(self, node: Node) -> Node:
         """`node` as seen from this graph: itself, or a capture of an outer node."""
         if id(node) in self._ids:

@@ -66,7 +66,11 @@ class StagedRange(StagedIterable):
             return len(range(operator.index(start), operator.index(limit), operator.index(delta))) \
                 if all(_is_python_int(v) for v in (start, limit, delta)) \
                 else int(np.arange(start, limit, delta).shape[0])
-        if np.issubdtype(self.dtype, np.integer):
+        if np.issubdtype(self.dtype, np.integer) and _is_python_int(delta) and delta == 1:
+            # -((start - limit) // 1) is limit - start bit for bit (two's complement), and limit itself
+            # from 0: the same values and dtype in fewer ops (runtime.passes.simplify knows the rules too)
+            count = limit if _is_python_int(start) and start == 0 else limit - start
+        elif np.issubdtype(self.dtype, np.integer):
             count = -((start - limit) // delta)
         else:
             count = np.ceil((limit - start) / delta).astype(np.int64)

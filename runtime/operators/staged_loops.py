@@ -49,6 +49,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
+from runtime.operators.target_names import name_targets
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.operators.undefined import Undefined
 from runtime.tracing.frontend import get_frontend
@@ -98,7 +99,9 @@ def staged_for(
         return np.logical_and(more, keep_going)
 
     def step(counter: Any) -> None:
-        body(unpack_item(iterable.staged_item(counter), opts.get("iterate_names")))
+        item = unpack_item(iterable.staged_item(counter), opts.get("iterate_names"))
+        name_targets(item, opts.get("iterate_names"))
+        body(item)
 
     _Loop(tuple(names), get_state, set_state, opts, "for").stage(test, step, counted=True)
 

@@ -22,9 +22,9 @@ from runtime.ir.opcodes import SUBGRAPH_FIELDS
 from runtime.ir.subgraphs import walk
 from runtime.ops.calls import Weak
 from runtime.ops.registry import OPS
-from runtime.passes.rewrite import copies_as_is, rewrite
+from runtime.passes.rewrite import Hook, copies_as_is, rewrite
 
-__all__ = ["eliminate_common_subexpressions"]
+__all__ = ["eliminate_common_subexpressions", "merging_hook"]
 
 
 def _freeze(value: Any) -> Any:
@@ -90,6 +90,11 @@ def eliminate_common_subexpressions(graph: Graph, graphs: list[Graph] | None = N
     graphs = walk(graph) if graphs is None else graphs
     if not any(_has_repeats(sub) for sub in graphs) and copies_as_is(graph, graphs):
         return graph
+    return rewrite(graph, merging_hook())
+
+
+def merging_hook() -> Hook:
+    """The rewrite hook of one CSE copy (another pass's hook may hand it the nodes it leaves as they are)."""
     seen: dict[int, dict[Any, list[list]]] = {}
 
     def hook(node: Node, inputs: tuple[Node, ...], new: Graph) -> Node | None:
@@ -109,7 +114,7 @@ def eliminate_common_subexpressions(graph: Graph, graphs: list[Graph] | None = N
         group.append([key, node, inputs, made])
         return made
 
-    return rewrite(graph, hook)
+    return hook
 
 
 _UNKNOWN = object()  # a group member's key, not computed while it is alone in its group

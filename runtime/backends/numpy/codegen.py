@@ -1,27 +1,31 @@
 """Graph -> the source of one Python function over NumPy.
 
-The code reads like what a person would write (the torch.fx habit): one
-assignment per node named after the node, operators printed as operators,
+The code reads like what a person would write: the user's names for the
+values their variables hold, operators printed as operators, a value used once
+on the line that made it written inside its use (`runtime.backends.numpy.inlining`),
 scalar constants inlined as typed literals (`np.int64(1)`, so NumPy's
 promotion rules see the same strong types the graph was inferred with),
 array constants and helper callables bound as named globals, `cond` as
-`if/else` and `while` as `while`:
+`if/else`, `while` as `while`, and a comment naming the user's file, line and
+source before the code of each line:
 
     def collatz(n):
-        n_1 = n
+        # collatz.py:11  steps = np.int64(0)
         steps = np.int64(0)
-        while n_1 != 1:
-            remainder = n_1 % 2
-            equal = remainder == 0
-            if equal:
-                n_2 = n_1 // 2
+        # collatz.py:12  while n != 1:
+        while n != 1:
+            # collatz.py:13  n = n // 2 if n % 2 == 0 else 3 * n + 1
+            if n % 2 == 0:
+                n = n // 2
             else:
-                multiply = 3 * n_1
-                n_2 = multiply + 1
-            add = steps + 1
-            n_1, steps = n_2, add
+                n = 3 * n + 1
+            # collatz.py:14  steps += 1
+            steps = steps + 1
         return [steps]
 
+A loop variable keeps one name from its initial value to the loop's output
+where no value could tell (`runtime.backends.numpy.loop_names`). Names are
+minted in the order the code reads, so numbers (`x_1`) appear in order.
 Subgraphs are emitted inline, so their nodes share the function's namespace:
 a capture is simply the enclosing node's name.
 
@@ -35,15 +39,26 @@ row is made contiguous before it (`runtime.backends.numpy.row_layout`). Values a
 from __future__ import annotations
 
 import builtins
+import functools
 import math
+import os
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from runtime.backends.numpy.control_code import SILENT as _SILENT
+from runtime.backends.numpy.control_code import ControlFlowCode, users_of
 from runtime.backends.numpy.counted_loops import counters, in_bounds_writes, int_counters
+from runtime.backends.numpy.inlining import (
+    Expr,
+    fill,
+    inlined,
+    placeholder,
+    substitute,
+    template_of,
+)
 from runtime.backends.numpy.row_layout import walked_views
 from runtime.ir.graph import Graph, Node
 from runtime.ir.names import Namespace
@@ -96,44 +111,52 @@ def _is_literal(value: Any) -> bool:
     return False
 
 
-def _users(graph: Graph) -> dict[Node, list[Node]]:
-    users: dict[Node, list[Node]] = defaultdict(list)
-    for node in graph.nodes:
-        for inp in node.inputs:
-            users[inp].append(node)
-    for out in graph.outputs:
-        users[out].append(out)
-    return users
-
-
 # Names the generated code must not rebind: the builtins it may call, and `np`. A frozenset
 # made once, which each compile's Namespace shares rather than copies.
 _RESERVED = frozenset((*vars(builtins), "np"))
 
 
-class _Emitter:
+class _Emitter(ControlFlowCode):
     """Walks a graph and its subgraphs, writing lines into one function body."""
 
     def __init__(self, graph: Graph) -> None:
         self.ns = Namespace(_RESERVED)
-        self.names: dict[Node, str] = {}
+        self.names: dict[Node, str] = {}  # minted in the order the code reads (`name_of`)
+        self.same: dict[Node, Node] = {}  # node -> the node whose name it shares (runtime.backends.numpy.loop_names)
+        self.hints: dict[Node, str] = {}  # node -> the user's name for it, where the node's own is an op's
+        self.inline: dict[Node, Node] = {}  # node -> the user it is written into (runtime.backends.numpy.inlining)
         self.globals: dict[str, Any] = {"np": np}
         self._bound: dict[int, str] = {}
         self.lines: list[str] = []
         self.origins: dict[int, Origin] = {}
+        self._commented: tuple[str, int] | None = None  # the user line the last comment named
         self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.backends.numpy.row_layout)
         self.stores: set[Node] = set()  # TensorArray writes that are list stores (runtime.backends.numpy.counted_loops)
         self.int_counters: set[Node] = set()  # loop counters that count in Python ints (the same)
-        for node in graph.nodes:
-            if node.op not in ("capture", "constant"):
-                self.names[node] = self.ns.create(node.name)
+        for node in graph.inputs:
+            self.names[node] = self.ns.create(node.name)
 
     # -- names ----------------------------------------------------------
     def name_of(self, node: Node) -> str:
-        """The node's Python name; a subgraph node named `n_1` becomes `n_2` rather than `n_1_1`."""
-        if node not in self.names:
-            self.names[node] = self.ns.create(_SUFFIX.sub("", node.name) or node.name)
-        return self.names[node]
+        """The node's Python name, minted on first use: the name it shares, the user's, or its own
+        without a number (a subgraph node named `n_1` becomes `n_2` rather than `n_1_1`)."""
+        name = self.names.get(node)
+        if name is None:
+            shared = self.same.get(node)
+            if shared is not None:
+                name = self.name_of(shared)
+            else:
+                hint = self.hints.get(node) or _SUFFIX.sub("", node.name) or node.name
+                name = self.ns.create(hint)
+            self.names[node] = name
+        return name
+
+    def share(self, node: Node, other: Node) -> None:
+        """`node` is written under `other`'s name."""
+        while other in self.same:
+            other = self.same[other]
+        if node is not other and node not in self.names:
+            self.same[node] = other
 
     def bind(self, hint: str, value: Any) -> str:
         """A global name for `value` (one name per object)."""
@@ -145,6 +168,12 @@ class _Emitter:
         return self._bound[key]
 
     def write(self, indent: int, text: str, origin: Origin | None = None) -> None:
+        """One line; a line from a user line other than the last one commented gets a comment first."""
+        if origin is not None:
+            key = (origin.file, origin.line)
+            if key != self._commented:
+                self._commented = key
+                self.lines.append(_INDENT * indent + _comment(origin))
         self.lines.append(_INDENT * indent + text)
         if origin is not None:
             self.origins[len(self.lines)] = origin
@@ -153,46 +182,43 @@ class _Emitter:
     def emit_graph(self, graph: Graph, indent: int, users: dict[Node, list[Node]] | None = None) -> int:
         """Emit every node of `graph` (`users`: its users, when known); returns how many lines were written."""
         start = len(self.lines)
-        users = _users(graph) if users is None else users
-        aliases = self._control_outputs(graph, users)
+        users = users_of(graph) if users is None else users
         loops = counters(graph)
         if loops:
             self.contiguous.update(walked_views(graph, loops))
             self.stores.update(in_bounds_writes(graph, loops))
             self.int_counters.update(int_counters(graph, loops, self.stores))
         for node in graph.nodes:
-            self.emit_node(node, indent, users, aliases)
+            if node.op == "while":
+                self._plan_loop(node, users)
+        self.inline.update(inlined(graph, users, self._accepts))
+        for node in graph.nodes:
+            self.emit_node(node, indent, users)
         return len(self.lines) - start
 
-    def _control_outputs(self, graph: Graph, users) -> dict[Node, dict[int, str]]:
-        """Names of each cond/while output: the first getitem reading it names it."""
-        outputs: dict[Node, dict[int, str]] = {}
-        for node in graph.nodes:
-            if node.op not in SUBGRAPH_FIELDS:
-                continue
-            names: dict[int, str] = {}
-            for user in users.get(node, ()):
-                if user.op == "getitem" and user.inputs[0] is node:
-                    index = user.attrs["index"]
-                    if index in names:
-                        self.names[user] = names[index]
-                    else:
-                        names[index] = self.name_of(user)
-            outputs[node] = names
-        return outputs
+    def _accepts(self, child: Node, user: Node) -> bool:
+        """Whether `user` is printed as an expression (or an `if`) that can take `child` inline."""
+        if user.op == "cond":
+            return user.inputs[0] is child
+        if user.op in SUBGRAPH_FIELDS or user.op in _SILENT or user in self.stores:
+            return False
+        if user.op == "getitem" and user.inputs[0].op in SUBGRAPH_FIELDS:
+            return False
+        op = get_op(user.op)
+        return not op.inplace
 
-    def emit_node(self, node: Node, indent: int, users, aliases) -> None:
+    def emit_node(self, node: Node, indent: int, users) -> None:
         op = node.op
-        if op == "input" and node in self.names:
+        if op == "input" or node in self.inline:
             return
         if op == "capture":
-            self.names[node] = self.names[node.attrs["outer"]]
+            self.names[node] = self.name_of(node.attrs["outer"])
         elif op == "constant":
             self._constant(node)
         elif op == "cond":
-            self._cond(node, indent, aliases[node])
+            self._cond(node, indent, users)
         elif op == "while":
-            self._while(node, indent, aliases[node], users)
+            self._while(node, indent, users)
         elif op == "getitem" and node.inputs[0].op in SUBGRAPH_FIELDS:
             return
         else:
@@ -205,21 +231,90 @@ class _Emitter:
 
     def _call(self, node: Node, indent: int, users) -> None:
         op = get_op(node.op)
-        args = [self.names[i] for i in node.inputs]
         if node in self.stores and self._sole_user(node.inputs[0], node, users):
+            args = [self.name_of(i) for i in node.inputs]
             self.write(indent, f"{args[0]}[{args[1]}] = {args[2]}", node.origin)
             self.names[node] = args[0]  # the same list, changed in place
             return
-        if op.inplace and args and not self._sole_user(node.inputs[0], node, users):
-            args[0] = f"{args[0]}.copy()"
-        expr = op.emit(args, node.attrs) if op.emit is not None else None
-        if expr is None:
-            expr = self._impl_call(node, op.impl, args)
-        if node in self.contiguous:
-            expr = f"np.ascontiguousarray({expr})"
-        name = self.name_of(node)
+        expr = self._expression_or_statements(node, indent, users)
         statement = op.effectful and not users.get(node) and _is_unit(node.type)
-        self.write(indent, expr if statement else f"{name} = {expr}", node.origin)
+        self.write(indent, expr.text if statement else f"{self.name_of(node)} = {expr.text}", node.origin)
+
+    def _expression_or_statements(self, node: Node, indent: int, users) -> Expr:
+        """`node`'s expression with its inlined operands written in; where they cannot be (a
+        multi-line template), the operands become statements of their own first."""
+        expr = self._expression(node, users, operand=False)
+        if expr is None:
+            tree = [n for n in self.inline if self._root(n) is node]
+            for inner in sorted(tree, key=self._order_key(node)):
+                del self.inline[inner]
+            for inner in sorted(tree, key=self._order_key(node)):
+                self._call(inner, indent, users)
+            expr = self._expression(node, users, operand=False)
+        assert expr is not None
+        return expr
+
+    def _root(self, node: Node) -> Node:
+        while node in self.inline:
+            node = self.inline[node]
+        return node
+
+    @staticmethod
+    def _order_key(node: Node):
+        order: dict[Node, int] = {}
+
+        def visit(n: Node) -> None:
+            if n in order:
+                return
+            for i in n.inputs:
+                visit(i)
+            order[n] = len(order)
+
+        visit(node)
+        return order.__getitem__
+
+    def _expression(self, node: Node, users, operand: bool) -> Expr | None:
+        """The node's value as one expression (None where an inlined operand cannot be written in)."""
+        op = get_op(node.op)
+        operands: list[Expr | str] = []
+        for inp in node.inputs:
+            if self.inline.get(inp) is node:
+                part = self._expression(inp, users, operand=True)
+                if part is None:
+                    return None
+                operands.append(part)
+            else:
+                operands.append(self.name_of(inp))
+        if op.inplace and operands and not self._sole_user(node.inputs[0], node, users):
+            operands[0] = f"{operands[0]}.copy()"
+        template = template_of(op.emit, node.attrs, len(operands)) if op.emit is not None else None
+        if template is not None:  # the usual way: the op's expression parsed once per process
+            expr = fill(template, operands)
+            if expr is not None and node in self.contiguous:
+                expr = Expr(f"np.ascontiguousarray({expr.text})")
+            return expr
+        args, parts = [], {}
+        for item in operands:
+            if isinstance(item, str):
+                args.append(item)
+            else:
+                args.append(placeholder(len(parts)))
+                parts[args[-1]] = item
+        text = op.emit(args, node.attrs) if op.emit is not None else None
+        if text is not None:  # an expression not on one line, or not ASCII: parsed here
+            expr = substitute(text, parts) if parts or operand else Expr(text)
+        else:  # a call of the op's implementation: each operand is an argument
+            args = [a if isinstance(a, str) else a.text if a.precedence >= 1 else f"({a.text})" for a in operands]
+            expr = Expr(self._impl_call(node, op.impl, args))
+        if expr is not None and node in self.contiguous:
+            expr = Expr(f"np.ascontiguousarray({expr.text})")
+        return expr
+
+    def _operand(self, node: Node, indent: int, users) -> str:
+        """A value as an operand of a statement: its name, or its expression where it is inlined."""
+        if node in self.inline:
+            return self._expression_or_statements(node, indent, users).text
+        return self.name_of(node)
 
     def carried(self, node: Node) -> str:
         """A subgraph result as it leaves the subgraph.
@@ -227,7 +322,7 @@ class _Emitter:
         A handle (object dtype) taken from an enclosing graph is copied, so that
         in-place writes on the cond/while output cannot reach the outer value.
         """
-        name = self.names[node]
+        name = self.name_of(node)
         shared = node.op in ("capture", "constant") and _is_unit(node.type)
         return f"{name}.copy()" if shared else name
 
@@ -246,93 +341,12 @@ class _Emitter:
         hint = hint if hint.isidentifier() and hint != "<lambda>" else node.op
         return f"{self.bind(hint, impl)}({', '.join(parts)})"
 
-    # -- control flow ---------------------------------------------------
-    def _cond(self, node: Node, indent: int, outputs: dict[int, str]) -> None:
-        self.write(indent, f"if {self.names[node.inputs[0]]}:", node.origin)
-        self._branch(node.attrs["true"], indent + 1, outputs)
-        self.write(indent, "else:")
-        self._branch(node.attrs["false"], indent + 1, outputs)
-
-    def _branch(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
-        users = self._name_results(graph, outputs)
-        written = self.emit_graph(graph, indent, users)
-        for index, name in sorted(outputs.items()):
-            value = self.carried(graph.outputs[index])
-            if value != name:
-                self.write(indent, f"{name} = {value}")
-                written += 1
-        if not written:
-            self.write(indent, "pass")
-
-    def _name_results(self, graph: Graph, outputs: dict[int, str]) -> dict[Node, list[Node]]:
-        """A branch result computed only to be returned is assigned to the cond's output directly.
-
-        Returns the branch's users (emit_graph reads them too).
-        """
-        users = _users(graph)
-        for index, name in outputs.items():
-            out = graph.outputs[index]
-            if out.op in ("input", "capture", "constant") or out in self.names:
-                continue
-            if users.get(out) == [out]:
-                self.names[out] = name
-        return users
-
-    def _while(self, node: Node, indent: int, outputs: dict[int, str], users) -> None:
-        cond, body = node.attrs["cond"], node.attrs["body"]
-        limit = node.attrs.get("maximum_iterations")
-        loop_vars = []
-        for index, (init, inp) in enumerate(zip(node.inputs, body.inputs)):
-            name = outputs.get(index) or self.ns.create(inp.name)
-            loop_vars.append(name)
-            self.names[inp] = self.names[cond.inputs[index]] = name
-            value = "0" if inp in self.int_counters else self.names[init]
-            if inp.type.dtype == object and not self._sole_user(init, node, users):
-                value += ".copy()"
-            self.write(indent, f"{name} = {value}", node.origin)
-        counter = self.ns.create("iterations") if limit is not None else None
-        if counter is not None:
-            self.write(indent, f"{counter} = 0")
-        test = self._inline_test(cond)
-        if test is not None:
-            head = test if counter is None else f"{counter} < {limit} and {test}"
-            self.write(indent, f"while {head}:", node.origin)
-        else:
-            self.write(indent, "while True:", node.origin)
-            if counter is not None:
-                self.write(indent + 1, f"if {counter} >= {limit}:")
-                self.write(indent + 2, "break")
-            self.emit_graph(cond, indent + 1)
-            self.write(indent + 1, f"if not {self.names[cond.outputs[0]]}:")
-            self.write(indent + 2, "break")
-        start = len(self.lines)
-        if counter is not None:
-            self.write(indent + 1, f"{counter} += 1")
-        self.emit_graph(body, indent + 1)
-        values = [self.carried(out) for out in body.outputs]
-        pairs = [(t, v) for t, v in zip(loop_vars, values) if t != v]
-        if pairs:
-            left = ", ".join(t for t, _ in pairs)
-            right = ", ".join(v for _, v in pairs)
-            self.write(indent + 1, f"{left} = {right}")
-        if len(self.lines) == start:
-            self.write(indent + 1, "pass")
-
-    def _inline_test(self, cond: Graph) -> str | None:
-        """The loop test as one expression when the cond graph is a single op (or none)."""
-        work = [n for n in cond.nodes if n.op not in ("input", "capture", "constant")]
-        for node in cond.nodes:
-            if node.op in ("capture", "constant"):
-                self.emit_node(node, 0, {}, {})
-        out = cond.outputs[0]
-        if not work:
-            return self.names[out] if out.op != "constant" else str(bool(out.attrs["value"]))
-        if len(work) != 1 or work[0] is not out or out.op in SUBGRAPH_FIELDS:
-            return None
-        op = get_op(out.op)
-        if op.emit is None or op.effectful:
-            return None
-        return op.emit([self.names[i] for i in out.inputs], out.attrs)
+@functools.lru_cache(maxsize=4096)
+def _comment(origin: Origin) -> str:
+    """`# file.py:12  the line's source`."""
+    text = origin.text.strip().splitlines()[0] if origin.text.strip() else ""
+    where = f"# {os.path.basename(origin.file)}:{origin.line}"
+    return f"{where}  {text}" if text else where
 
 
 def _is_unit(type_: Any) -> bool:
@@ -341,14 +355,14 @@ def _is_unit(type_: Any) -> bool:
 
 def _output(emitter: _Emitter, node: Node) -> str:
     """A Variable's value leaves the graph as a copy, so changing it cannot change the Variable."""
-    name = emitter.names[node]
+    name = emitter.name_of(node)
     return f"{name}.copy()" if node.op == "read_variable" else name
 
 
 def generate_source(graph: Graph, name: str | None = None) -> GeneratedSource:
     """The Python source of `graph` as one function and the globals it reads."""
     emitter = _Emitter(graph)
-    params = [emitter.names[n] for n in graph.inputs]
+    params = [emitter.name_of(n) for n in graph.inputs]
     fn_name = emitter.ns.create(name or graph.name)
     emitter.write(0, f"def {fn_name}({', '.join(params)}):")
     emitter.emit_graph(graph, 1)

@@ -240,8 +240,21 @@ def test_loop_condition_with_several_nodes():
         return while_loop(lambda v: (v * v).sum() < 50, lambda v: (v + 1,), (x,))[0]
 
     graph = build(f, (np.int64, (2,)))
-    assert "while True:" in compile_graph(graph).source
+    assert "while np.add.reduce(loop_var * loop_var, None) < 50:" in compile_graph(graph).source  # one expression
     np.testing.assert_array_equal(run(graph, np.array([0, 1]))[0], [5, 6])
+
+
+def test_loop_condition_that_is_no_single_expression():
+    def f(x):
+        def test(v):
+            square = v * v
+            return square.sum() < square.max() + 10
+
+        return while_loop(test, lambda v: (v + 1,), (x,))[0]
+
+    graph = build(f, (np.int64, (2,)))
+    assert "while True:" in compile_graph(graph).source  # `square` is used twice: a statement of its own
+    np.testing.assert_array_equal(run(graph, np.array([0, 1]))[0], [4, 5])
 
 
 def test_loop_results_are_tensors_with_the_loop_types():

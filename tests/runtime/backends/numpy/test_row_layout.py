@@ -33,7 +33,7 @@ def test_a_view_a_loop_reads_row_by_row_is_made_contiguous_once():
     source = source_and_check(rows_sum)
     assert "    transpose = np.ascontiguousarray(np.transpose(x, (1, 0, 2)))\n" in source
     assert source.count("ascontiguousarray") == 1
-    assert "index = transpose[loop_var]" in source
+    assert "transpose[loop_var]" in source
 
 
 def test_walked_views_names_the_view_node():
