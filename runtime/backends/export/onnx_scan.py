@@ -76,19 +76,13 @@ def _operand(node: Node, position: int) -> Any:
 
 
 def _range_length(bound: Node) -> Node | None:
-    """`n` when `bound` is `ag.range(n)`'s iteration count, max(-((0 - n) // 1), 0), as traced."""
-    steps = [("maximum", 1, 0), ("negative", None, None), ("floor_divide", 1, 1), ("subtract", 0, 0)]
-    node = bound
-    for op, literal_at, value in steps:
-        if not isinstance(node, Node) or node.op != op or set(node.attrs) - {"args"}:
-            return None
-        if literal_at is not None:
-            item = _operand(node, literal_at)
-            if isinstance(item, Node) or type(item) is not int or item != value:
-                return None
-            node = _operand(node, 1 - literal_at)
-        else:
-            node = _operand(node, 0)
+    """`n` when `bound` is `ag.range(n)`'s iteration count, max(n, 0), as traced."""
+    if not isinstance(bound, Node) or bound.op != "maximum" or set(bound.attrs) - {"args"}:
+        return None
+    zero = _operand(bound, 1)
+    if isinstance(zero, Node) or type(zero) is not int or zero != 0:
+        return None
+    node = _operand(bound, 0)
     return node if isinstance(node, Node) else None
 
 
