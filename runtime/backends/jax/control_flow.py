@@ -85,6 +85,7 @@ class ControlFlowLowering:
             return tuple(result), tuple(new_state)
 
         counted = self._counted(node, env) if limit is None else None
+        self._known_ranges(node, env, limit if counted is None else counted[1])
         if counted is not None:
             index, trips = counted
             self.ranges[body.inputs[index]] = (0, trips - 1)
@@ -112,6 +113,20 @@ class ControlFlowLowering:
         values, new_state, *_ = lax.while_loop(test, loop, (tuple(init), tuple(state), *counter))
         state[:] = list(new_state)
         return tuple(values)
+
+    def _known_ranges(self, node: Node, env: dict, bound: int | None) -> None:
+        """The ranges of the counters of a gradient's loops: a taped loop's iteration count (it
+        runs at most `bound` times) and the backward loop's counter, which counts it down."""
+        body = node.attrs["body"]
+        taped_from = node.attrs.get("taped_from")
+        if taped_from is not None and bound is not None:
+            self.taped_bounds[node] = bound
+            iteration = body.inputs[len(taped_from.attrs["body"].inputs)]
+            self.ranges[iteration] = (0, bound - 1)
+            return
+        backward = self.backward_counter(node, env)
+        if backward is not None:
+            self.ranges[body.inputs[0]] = (backward[0], backward[1] - 1)
 
     def _scan(self, node: Node, init: list, state: list, trips: int, stacked: list[int], step: Callable) -> tuple:
         """A counted loop that writes TensorArrays at its counter as `lax.scan`: each such

@@ -40,6 +40,8 @@ from typing import Any
 
 from runtime.backends.jax.control_flow import ControlFlowLowering
 from runtime.backends.jax.effects import CallbackFailure, EffectLowering
+from runtime.backends.jax.gradient_lists import GradientListLowering
+from runtime.backends.jax.gradients import GradientLowering
 from runtime.backends.jax.indexing import IndexLowering
 from runtime.backends.jax.op_calls import OpCallLowering
 from runtime.backends.jax.ops import DATA_DEPENDENT
@@ -56,7 +58,7 @@ __all__ = ["Lowering"]
 
 
 class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, EffectLowering, IndexLowering,
-               RandomLowering, OpCallLowering):
+               RandomLowering, GradientLowering, GradientListLowering, OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:
@@ -72,6 +74,7 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
         self.var_index = {id(slot.ref()) if slot.ref() is not None else id(slot.ref): i
                           for i, slot in enumerate(variables)}
         self.ranges: dict[Node, tuple[int, int]] = {}  # loop counters with a known range
+        self.taped_bounds: dict[Node, int] = {}  # taped loops (gradients) -> most iterations they run
         self._functions: dict[str, Callable[..., Any]] = {}
 
     # -- entry ------------------------------------------------------------
@@ -86,6 +89,7 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
         def run(*flat: Any) -> list:
             self.initialized = list(initialized)
             self.ranges = {}
+            self.taped_bounds = {}
             outputs, state = self.run_graph(self.graph, list(flat[:count]), {}, list(flat[count:]))
             results = []
             for node, value in zip(self.graph.outputs, outputs):

@@ -22,6 +22,9 @@ class TensorArrayLowering:
 
     def _op_ta_new(self, node: Node, values: list, state: list) -> Any:
         if node.attrs.get("dynamic"):
+            stack = self.unbounded_stack(node)
+            if stack is not None:
+                raise stack
             raise staging_error_at(
                 node.origin,
                 "a TensorArray with dynamic_size=True grows while the graph runs, and XLA needs its "
