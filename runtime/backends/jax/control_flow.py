@@ -119,6 +119,7 @@ class ControlFlowLowering:
         runs at most `bound` times) and the backward loop's counter, which counts it down."""
         body = node.attrs["body"]
         taped_from = node.attrs.get("taped_from")
+        bound = self.taped_bounds.get(node, bound)  # a bound its stacks found (gradient_lists)
         if taped_from is not None and bound is not None:
             self.taped_bounds[node] = bound
             iteration = body.inputs[len(taped_from.attrs["body"].inputs)]

@@ -115,19 +115,63 @@ class GradientListLowering:
             self.check(fresh, fail, node, index)
         return self._op_ta_write(node, values, state)
 
-    def unbounded_stack(self, node: Node) -> StagingError | None:
-        """The error for a dynamic `ta_new` that is the stack of a differentiated loop without a bound."""
-        loop = _taped_loop_of(self.graph, node)
-        if loop is None:
+    def stack_size(self, node: Node) -> int | None:
+        """The size of a dynamic `ta_new` that is a stack of a differentiated loop: the most
+        iterations the loop runs (None: not a stack). A loop without a bound is refused."""
+        taped = _taped_loop_of(self.graph, node)
+        if taped is None:
             return None
-        return staging_error_at(
-            loop.origin,
-            "this loop is differentiated, and its gradient keeps every iteration's values; XLA needs "
-            "their number before the graph runs, and this loop's trip count is known only at run time. "
-            "Bound it with ag.set_loop_options(maximum_iterations=n) as the first statement of the loop "
-            "body (the gradient then preallocates n entries), or run this function on the NumPy backend "
-            "(jit_compile=False).",
-        )
+        bound = self._loop_bound(taped)
+        if bound is None:
+            raise staging_error_at(
+                taped.attrs["taped_from"].origin,
+                "this loop is differentiated, and its gradient keeps every iteration's values; XLA needs "
+                "their number before the graph runs, and this loop's trip count is known only at run time. "
+                "Bound it with ag.set_loop_options(maximum_iterations=n) as the first statement of the loop "
+                "body (the gradient then preallocates n entries), or run this function on the NumPy backend "
+                "(jit_compile=False).",
+            )
+        self.taped_bounds[taped] = bound
+        return bound
+
+    def _loop_bound(self, loop: Node) -> int | None:
+        """The most iterations `loop` runs, when its test is `i < n` (perhaps and-ed with more) for a
+        counter `i` that starts at a constant and grows by 1 in every iteration, and `n` has a known
+        bound (a constant, or a counter of an enclosing loop whose range is known, plus constants)."""
+        cond, body = loop.attrs["cond"], loop.attrs["body"]
+        for test in _conjuncts(cond.outputs[0]):
+            if test.op != "less":
+                continue
+            args, kwargs = resolve_call(test.inputs, test.attrs)
+            if kwargs or len(args) != 2 or not isinstance(args[0], Node) or args[0] not in cond.inputs:
+                continue
+            k = cond.inputs.index(args[0])
+            start = _int_value(loop.inputs[k])
+            if start is None or not _call_is(body.outputs[k], "add", body.inputs[k], 1):
+                continue
+            bound = self._upper_bound(args[1])
+            if bound is not None:
+                return max(bound - start, 0)
+        return None
+
+    def _upper_bound(self, value: Any) -> int | None:
+        if isinstance(value, (int, np.integer)):
+            return int(value)
+        if not isinstance(value, Node):
+            return None
+        known = self.ranges.get(value)
+        if known is not None:
+            return known[1]
+        if value.op == "constant":
+            return _int_value(value)
+        if value.op == "capture":
+            return self._upper_bound(value.attrs["outer"])
+        if value.op == "add":
+            args, kwargs = resolve_call(value.inputs, value.attrs)
+            bounds = [self._upper_bound(a) for a in args]
+            if not kwargs and len(bounds) == 2 and None not in bounds:
+                return bounds[0] + bounds[1]
+        return None
 
     def backward_counter(self, loop: Node, env: dict) -> tuple[int, int] | None:
         """(index, bound) of the counter of a backward loop that counts down from the last
@@ -161,12 +205,29 @@ def _call_is(node: Node, op: str, first: Any, second: int) -> bool:
     return other is not None and np.ndim(other) == 0 and np.asarray(other).dtype.kind in "iu" and int(other) == second
 
 
+def _conjuncts(test: Node) -> list[Node]:
+    """The tests `test` and-s together (itself when it is no logical_and)."""
+    if test.op != "logical_and":
+        return [test]
+    args, kwargs = resolve_call(test.inputs, test.attrs)
+    if kwargs:
+        return [test]
+    return [c for a in args if isinstance(a, Node) for c in _conjuncts(a)]
+
+
+def _int_value(node: Node) -> int | None:
+    if node.op != "constant":
+        return None
+    value = np.asarray(node.attrs["value"])
+    return int(value) if value.ndim == 0 and value.dtype.kind in "iu" else None
+
+
 def _taped_loop_of(graph: Graph, stack: Node) -> Node | None:
-    """The loop a taped while (`taped_from`) repeats, when `stack` is one of its stacks' start."""
+    """The taped while (attrs `taped_from`: the loop it repeats) that `stack` starts a stack of."""
     for node in graph.nodes:
         if node.op == "while" and node.attrs.get("taped_from") is not None:
             if any(i is stack for i in node.inputs[: len(node.attrs["body"].inputs)]):
-                return node.attrs["taped_from"]
+                return node
         for value in node.attrs.values():
             if isinstance(value, Graph):
                 found = _taped_loop_of(value, stack)

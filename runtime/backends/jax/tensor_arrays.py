@@ -21,10 +21,10 @@ class TensorArrayLowering:
     """The TensorArray ops of `Lowering` (it provides graph, jnp, lax, ranges, check and conform)."""
 
     def _op_ta_new(self, node: Node, values: list, state: list) -> Any:
-        if node.attrs.get("dynamic"):
-            stack = self.unbounded_stack(node)
-            if stack is not None:
-                raise stack
+        stack = self.stack_size(node) if node.attrs.get("dynamic") else None
+        if stack is not None:
+            values = [np.int64(stack)]  # a differentiated loop's stack: as long as the loop runs
+        elif node.attrs.get("dynamic"):
             raise staging_error_at(
                 node.origin,
                 "a TensorArray with dynamic_size=True grows while the graph runs, and XLA needs its "
@@ -167,8 +167,22 @@ class TensorArrayLowering:
 
 
 def _element_type(graph: Graph, node: Node) -> tuple[np.dtype, tuple] | None:
-    """The dtype and element shape of the TensorArray whose handle is `node`, from what uses it."""
-    return _find_element(graph, node, set())
+    """The dtype and element shape of the TensorArray whose handle is `node`, from what uses it
+    (in the graph, perhaps a loop body or branch inside `graph`, that holds it)."""
+    owner = _owner(graph, node)
+    return None if owner is None else _find_element(owner, node, set())
+
+
+def _owner(graph: Graph, node: Node) -> Graph | None:
+    if any(n is node for n in graph.nodes):
+        return graph
+    for user in graph.nodes:
+        for value in user.attrs.values():
+            if isinstance(value, Graph):
+                found = _owner(value, node)
+                if found is not None:
+                    return found
+    return None
 
 
 def _find_element(graph: Graph, node: Node, seen: set) -> tuple[np.dtype, tuple] | None:

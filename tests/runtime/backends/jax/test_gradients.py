@@ -1,0 +1,206 @@
+"""Gradients under jit_compile=True: the gradient graph lowered to XLA agrees with the NumPy backend.
+
+The programs are the gradient tests' own (every VJP rule's cases, the control-flow programs)
+and the staged fuzzer's; each runs as `ag.grad(f)` on the NumPy backend and as
+`ag.grad(ag.function(f, jit_compile=True))` on XLA.
+
+Tolerance: rtol 1e-9 in float64. XLA's transcendental functions differ from NumPy's by an ulp or
+so, it may reassociate sums and fuse multiply-adds, and the backward pass compounds such
+differences through every iteration of a loop: a few hundred ulp, never more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+import autograph as ag  # noqa: E402
+from runtime.backends.jax.lower import Lowering  # noqa: E402
+from runtime.passes.gradient.grad_ops import GRAD_OPS  # noqa: E402
+from tests.runtime.passes.gradient import test_control_flow_gradients as control  # noqa: E402
+from tests.runtime.passes.gradient.test_vjp_rules import ARRAY_CASES, PRODUCTS  # noqa: E402
+
+RTOL, ATOL = 1e-9, 1e-12
+
+
+def both(fn, *args, argnums=None):
+    """(NumPy backend's gradients, XLA's) of `fn` w.r.t. `argnums` (default: every argument)."""
+    argnums = tuple(range(len(args))) if argnums is None else argnums
+    expected = ag.grad(fn, argnums=argnums)(*args)
+    got = ag.grad(ag.function(fn, jit_compile=True), argnums=argnums)(*args)
+    return expected, got
+
+
+def assert_same_gradients(fn, *args, argnums=None):
+    expected, got = both(fn, *args, argnums=argnums)
+    for a, b in zip(expected, got):
+        assert np.asarray(a).dtype == np.asarray(b).dtype and np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(b, a, rtol=RTOL, atol=ATOL)
+
+
+def test_every_gradient_op_has_a_lowering():
+    missing = [name for name in GRAD_OPS if not hasattr(Lowering, f"_op_{name}")]
+    assert not missing
+
+
+def test_grad_of_a_jit_function_runs_on_xla():
+    g = ag.grad(ag.function(lambda x: np.sum(np.tanh(x) ** 2), jit_compile=True))
+    assert g.get_concrete_function(np.zeros(3)).backend == "jax"
+    np.testing.assert_allclose(g(np.array([0.1, 0.5, 2.0])),
+                               ag.grad(lambda x: np.sum(np.tanh(x) ** 2))(np.array([0.1, 0.5, 2.0])), rtol=RTOL)
+
+
+# -- every VJP rule's cases (the gradient-only ops among them) ---------------------------------
+REDUCTIONS = {
+    "sum_axis": lambda x: np.sum(x, axis=1) ** 2,
+    "mean_keepdims": lambda x: np.mean(x, axis=0, keepdims=True) ** 2,
+    "prod_axes": lambda x: np.prod(x, axis=(0, 1)) + np.prod(x, axis=1).sum(),
+    "prod_with_zero": lambda x: np.prod(x * np.array([1.0, 0.0, 1.0, 1.0])),
+    "max_min_ties": lambda x: np.max(np.round(x), axis=1).sum() + np.min(x),
+    "var_std": lambda x: np.var(x, axis=1, ddof=1).sum() + np.std(x),
+    "broadcast_sum_to": lambda x: np.sum((x[:1] * x[:, :1] + np.ones((2, 3, 4))) ** 2),
+    "cumprod_zeros": lambda x: np.cumprod(x[0] * np.array([1.0, 0.0, 1.0, 1.0])) + np.cumprod(x, axis=None)[-1],
+}
+CASES = {**{f"array_{k}": v for k, v in ARRAY_CASES.items()},
+         **{f"product_{k}": v for k, v in PRODUCTS.items()},
+         **{f"reduce_{k}": (v, ARRAY_CASES["abs"][1]) for k, v in REDUCTIONS.items()}}
+REFUSED = {"array_mask"}  # a boolean mask's shape depends on the data: XLA refuses it (forward too)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_rules_agree(name):
+    fn, *args = CASES[name]
+    if name.startswith("product_"):
+        rng = np.random.default_rng(len(name))
+        args = [rng.normal(size=s) for s in args]
+    if name in REFUSED:
+        with pytest.raises(ag.errors.StagingError, match="boolean mask"):
+            both(fn, *args)
+        return
+    assert_same_gradients(fn, *args)
+
+
+# -- control flow --------------------------------------------------------------------------
+# loops whose trip count depends on the data: their stacks need a bound under XLA
+UNBOUNDED = {"while_break", "while_no_break", "tanh_while", "dynamic_tensor_array"}
+
+
+@pytest.mark.parametrize("name", sorted(control.PROGRAMS))
+def test_control_flow_programs_agree(name):
+    fn, *args = control.PROGRAMS[name]
+    if name in UNBOUNDED:
+        with pytest.raises(ag.errors.StagingError, match="maximum_iterations") as caught:
+            both(fn, *args)
+        assert f"{control.__file__}:" in str(caught.value)
+        return
+    assert_same_gradients(fn, *args)
+
+
+def tanh_while(x):
+    while np.sum(x) < 5.0:
+        x = np.tanh(x) + x
+    return x
+
+
+def bounded_tanh_while(x):
+    while np.sum(x) < 5.0:
+        ag.set_loop_options(maximum_iterations=20)
+        x = np.tanh(x) + x
+    return x
+
+
+def test_unbounded_loop_is_refused_naming_its_line_and_the_fix():
+    line = tanh_while.__code__.co_firstlineno + 1
+    with pytest.raises(ag.errors.StagingError) as caught:
+        ag.grad(ag.function(tanh_while, jit_compile=True))(np.array([0.3, 0.2]))
+    message = str(caught.value)
+    assert f"{__file__}:{line}" in message and "ag.set_loop_options(maximum_iterations=" in message
+    assert "while np.sum(x) < 5.0" in message
+    assert caught.value.__cause__ is None and "jax._src" not in message
+    assert not [entry for entry in caught.traceback if "site-packages/jax" in str(entry.path)]
+
+
+@pytest.mark.parametrize("x", [np.array([0.3, 0.2]), np.array([2.0, 2.5]), np.array([-3.0, -2.0])])
+def test_bounded_loop_preallocates_and_agrees(x):
+    """Trip counts 0 to the bound from one trace; the bound stops the loop as on NumPy (x = -3, -2)."""
+    assert_same_gradients(lambda x: np.sum(bounded_tanh_while(x)), x)
+
+
+def test_break_in_a_bounded_range_needs_no_bound():
+    def f(x):
+        for i in ag.range(8):
+            x = np.sin(x) * 1.7 + 0.1 * i
+            if np.max(x) > 1.2:
+                break
+        return np.sum(x ** 2)
+
+    for x in (np.array([0.1, 0.2]), np.array([1.0, 1.1]), np.array([-0.5, -0.1])):
+        assert_same_gradients(f, x)
+
+
+def test_nested_loop_bounded_by_the_outer_counter():
+    def f(x):
+        total = 0.0 * x
+        for i in ag.range(4):
+            j = 0
+            while j < i:
+                total = total + np.cos(x * (j + 1))
+                j += 1
+        return np.sum(total)
+
+    assert_same_gradients(f, np.array([0.3, -0.4, 1.0]))
+
+
+def test_training_step_with_variables_agrees():
+    def make(jit):
+        rng = np.random.default_rng(1)
+        w1, w2 = ag.Variable(rng.normal(size=(4, 8)) * 0.3), ag.Variable(rng.normal(size=(8, 1)) * 0.3)
+
+        @ag.function(jit_compile=jit)
+        def step(x, y):
+            with ag.GradientTape() as tape:
+                h = x
+                for _ in ag.range(2):
+                    h = np.tanh(h @ w1 @ np.transpose(w1))
+                loss = np.mean((np.tanh(h @ w1) @ w2 - y) ** 2)
+            g1, g2 = tape.gradient(loss, [w1, w2])
+            w1.assign_sub(0.1 * g1)
+            w2.assign_sub(0.1 * g2)
+            return loss
+
+        return step, (w1, w2)
+
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=(5, 4)), rng.normal(size=(5, 1))
+    (numpy_step, numpy_vars), (xla_step, xla_vars) = make(False), make(True)
+    for _ in range(3):
+        np.testing.assert_allclose(xla_step(x, y), numpy_step(x, y), rtol=RTOL)
+    for a, b in zip(numpy_vars, xla_vars):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=RTOL)
+
+
+def test_tensor_array_gradients_agree():
+    def f(x, w):
+        ta = ag.TensorArray(np.float64, size=4)
+        for i in ag.range(4):
+            ta = ta.write(i, np.tanh(x * w[i]))
+        inputs = ag.TensorArray(np.float64, size=3).unstack(x.reshape(3, 1) * w[:3])
+        total = 0.0
+        for i in ag.range(3):
+            total = total + np.sum(inputs.read(i) * ta.read(i + 1))
+        return np.sum(ta.stack() ** 2) + total
+
+    assert_same_gradients(f, np.array([0.3, -0.5, 0.8]), np.array([0.5, 1.5, -1.0, 2.0]))
+
+
+def test_tensor_array_element_written_twice_raises_as_on_numpy():
+    def f(x):
+        ta = ag.TensorArray(np.float64, size=2)
+        for i in ag.range(3):
+            ta = ta.write(i % 2, x * i)
+        return ta.stack()
+
+    with pytest.raises(ag.errors.InvalidArgumentError, match="written twice"):
+        ag.grad(ag.function(f, jit_compile=True))(np.array([0.3, 0.2]))
