@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.backends.jax.gradient_lists import counters_from_zero
 from runtime.backends.jax.refusals import _first_line, staging_error_at
 from runtime.backends.jax.values import TensorArrayBuffer, _Collector, _is_static, _shape
 from runtime.ir.graph import Graph, Node
@@ -115,15 +116,20 @@ class ControlFlowLowering:
         return tuple(values)
 
     def _known_ranges(self, node: Node, env: dict, bound: int | None) -> None:
-        """The ranges of the counters of a gradient's loops: a taped loop's iteration count (it
-        runs at most `bound` times) and the backward loop's counter, which counts it down."""
+        """The ranges of the counters of a gradient's loops: a taped loop's (it runs at most
+        `bound` times, so a counter from 0 by 1 stays below it) and the backward loop's, which
+        counts the taped loop's iterations down."""
         body = node.attrs["body"]
         taped_from = node.attrs.get("taped_from")
+        if taped_from is not None:
+            for k, start in enumerate(node.inputs[: len(body.inputs)]):
+                if start.op == "ta_new" and start not in taped_from.inputs:  # a stack the gradient added
+                    self.stack_writes[body.inputs[k]] = node
         bound = self.taped_bounds.get(node, bound)  # a bound its stacks found (gradient_lists)
         if taped_from is not None and bound is not None:
             self.taped_bounds[node] = bound
-            iteration = body.inputs[len(taped_from.attrs["body"].inputs)]
-            self.ranges[iteration] = (0, bound - 1)
+            for k in counters_from_zero(node):
+                self.ranges[body.inputs[k]] = (0, bound - 1)
             return
         backward = self.backward_counter(node, env)
         if backward is not None:

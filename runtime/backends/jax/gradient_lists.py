@@ -28,7 +28,7 @@ from runtime.ir.errors import InvalidArgumentError, StagingError
 from runtime.ir.graph import Graph, Node
 from runtime.ops.calls import resolve_call
 
-__all__ = ["GradientListLowering"]
+__all__ = ["GradientListLowering", "counters_from_zero"]
 
 
 class GradientListLowering:
@@ -134,6 +134,25 @@ class GradientListLowering:
         self.taped_bounds[taped] = bound
         return bound
 
+    def element_shape_error(self, write: Node, shape: tuple, element: tuple) -> StagingError:
+        """A write whose value does not fit the TensorArray's elements; on a taped loop's stack,
+        a loop variable that changes shape (the error names the loop, as the forward's would)."""
+        taped = self.stack_writes.get(write.inputs[0])
+        if taped is not None:
+            name = write.inputs[2].name
+            return staging_error_at(
+                taped.attrs["taped_from"].origin,
+                f"the loop variable '{name}' changes shape in this loop (from {element} to {shape}), and "
+                f"XLA needs one shape for every iteration: give it its final shape before the loop, or "
+                f"run this function on the NumPy backend (jit_compile=False).",
+            )
+        return staging_error_at(
+            write.origin,
+            f"this TensorArray's elements have shape {element}, and this write's value has shape {shape}; "
+            f"XLA stores every element in one preallocated array, so they need one shape: write values "
+            f"of one shape, or run this function on the NumPy backend (jit_compile=False).",
+        )
+
     def _loop_bound(self, loop: Node) -> int | None:
         """The most iterations `loop` runs, when its test is `i < n` (perhaps and-ed with more) for a
         counter `i` that starts at a constant and grows by 1 in every iteration, and `n` has a known
@@ -186,10 +205,18 @@ class GradientListLowering:
         taped = count.inputs[0] if count.op == "getitem" and count.inputs else None
         if taped is None or taped.op != "while" or taped.attrs.get("taped_from") is None:
             return None
-        if count.attrs["index"] != len(taped.attrs["taped_from"].attrs["body"].inputs):
+        if count.attrs["index"] not in counters_from_zero(taped):  # not the number of iterations
             return None
         bound = self.taped_bounds.get(taped)
         return None if bound is None else (0, bound)
+
+
+def counters_from_zero(loop: Node) -> list[int]:
+    """The loop variables that start at 0 and grow by 1 in every iteration: at the start of
+    iteration k they are k, and after the loop the number of iterations run."""
+    body = loop.attrs["body"]
+    return [k for k, start in enumerate(loop.inputs[: len(body.inputs)])
+            if _int_value(start) == 0 and _call_is(body.outputs[k], "add", body.inputs[k], 1)]
 
 
 def _call_is(node: Node, op: str, first: Any, second: int) -> bool:

@@ -75,6 +75,7 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
                           for i, slot in enumerate(variables)}
         self.ranges: dict[Node, tuple[int, int]] = {}  # loop counters with a known range
         self.taped_bounds: dict[Node, int] = {}  # taped loops (gradients) -> most iterations they run
+        self.stack_writes: dict[Node, Node] = {}  # a taped loop body's stack inputs -> the loop
         self._functions: dict[str, Callable[..., Any]] = {}
 
     # -- entry ------------------------------------------------------------
@@ -90,6 +91,7 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
             self.initialized = list(initialized)
             self.ranges = {}
             self.taped_bounds = {}
+            self.stack_writes = {}
             outputs, state = self.run_graph(self.graph, list(flat[:count]), {}, list(flat[count:]))
             results = []
             for node, value in zip(self.graph.outputs, outputs):

@@ -76,8 +76,13 @@ class TensorArrayLowering:
 
             self.check(ok, fail, node, index)
         value = jnp.asarray(value).astype(buffer.items.dtype)
-        if value.shape != buffer.items.shape[1:]:
-            value = jnp.broadcast_to(value, buffer.items.shape[1:])
+        element = tuple(buffer.items.shape[1:])
+        if value.shape != element:
+            if not _broadcasts(tuple(value.shape), element):
+                raise self.element_shape_error(node, tuple(value.shape), element)
+            value = jnp.broadcast_to(value, element)
+        if size == 0:  # never written where the graph runs: the check above fails first
+            return buffer
         lax = self.lax  # in bounds (checked above): an in-place update, not a scatter
         items = lax.dynamic_update_index_in_dim(buffer.items, value, index, 0)
         written = lax.dynamic_update_index_in_dim(buffer.written, jnp.ones((), bool), index, 0)
@@ -96,6 +101,8 @@ class TensorArrayLowering:
                 raise InvalidArgumentError(f"TensorArray element {int(np.asarray(i))} was read before it was written")
 
             self.check(ok, fail, node, index)
+        if size == 0:  # never read where the graph runs: the check above fails first
+            return self.conform(self.jnp.zeros(buffer.items.shape[1:], buffer.items.dtype), node.type)
         return self.conform(buffer.items[index], node.type)
 
     def _op_ta_stack(self, node: Node, values: list, state: list) -> Any:
@@ -164,6 +171,13 @@ class TensorArrayLowering:
 
     def _op_ta_size(self, node: Node, values: list, state: list) -> Any:
         return np.int64(values[0].size)
+
+
+def _broadcasts(shape: tuple, element: tuple) -> bool:
+    """Whether a value of `shape` broadcasts to `element` (what a write may store)."""
+    if len(shape) > len(element):
+        return False
+    return all(a in (1, b) for a, b in zip(shape[::-1], element[::-1]))
 
 
 def _element_type(graph: Graph, node: Node) -> tuple[np.dtype, tuple] | None:

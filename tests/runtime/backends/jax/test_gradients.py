@@ -11,14 +11,24 @@ differences through every iteration of a loop: a few hundred ulp, never more.
 
 from __future__ import annotations
 
+import collections
+import re
+
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("jax")
 
 import autograph as ag  # noqa: E402
 from runtime.backends.jax.lower import Lowering  # noqa: E402
 from runtime.passes.gradient.grad_ops import GRAD_OPS  # noqa: E402
+from tests.autograph.differential import _same_error, load, unload  # noqa: E402
+from tests.autograph.staged_differential import TimedOut, names_user_line, run_quietly  # noqa: E402
+from tests.autograph.staged_programs import staged_programs  # noqa: E402
+from tests.runtime.backends.jax.test_differential import close_values, same_printed  # noqa: E402
+from tests.runtime.passes.gradient.test_fuzzed_programs import _inputs, _loss  # noqa: E402
 from tests.runtime.passes.gradient import test_control_flow_gradients as control  # noqa: E402
 from tests.runtime.passes.gradient.test_vjp_rules import ARRAY_CASES, PRODUCTS  # noqa: E402
 
@@ -204,3 +214,79 @@ def test_tensor_array_element_written_twice_raises_as_on_numpy():
 
     with pytest.raises(ag.errors.InvalidArgumentError, match="written twice"):
         ag.grad(ag.function(f, jit_compile=True))(np.array([0.3, 0.2]))
+
+
+# -- the staged fuzzer's programs ---------------------------------------------------------
+def _compare_program_gradients(program, seed, directory, tally) -> str | None:
+    """How the two backends disagree on the gradient of `f` of `program.source`, or None."""
+    wrt = tuple(i for i, kind in enumerate(program.kinds) if kind != "int")
+    if not wrt:
+        return None
+    f = load(program.source, directory)
+    first = program.source.count("\n", 0, program.source.find("\ndef f(") + 1) + 1
+    lines = (f.__code__.co_filename, first, program.source.count("\n") + 1)
+    try:
+        args = _inputs(program.kinds, seed)
+        loss = _loss(f)
+        try:
+            expected = run_quietly(ag.grad(loss, argnums=wrt), args, timeout=5.0)
+        except TimedOut:
+            return None
+        if expected.error is not None and issubclass(expected.error, ag.errors.AutographError):
+            tally["refused by the NumPy backend"] += 1
+            return None
+        actual = run_quietly(ag.grad(ag.function(loss, jit_compile=True), argnums=wrt), args, timeout=60.0)
+        if actual.error is not None and issubclass(actual.error, ag.errors.AutographError):
+            tally["refused by XLA: " + re.sub(r"\S*\.py:\d+", "<line>", actual.message.splitlines()[0])[:100]] += 1
+            if expected.error is None and not names_user_line(actual.message, *lines):
+                return f"a refusal that names no line of f: {actual.message}"
+            return None
+        tally["agreed" if expected.error is None else "raised both ways"] += 1
+        if (actual.error is None) != (expected.error is None):
+            problem = "one backend raised, the other returned"
+        elif actual.error is not None:
+            problem = None if _same_error(expected.error, actual.error) else "different exceptions"
+        elif not close_values(expected.value, actual.value):
+            problem = "different gradients"
+        elif not same_printed(expected.stdout, actual.stdout):
+            problem = "different printed output"
+        else:
+            problem = None
+        if problem:
+            return (f"{problem} for f{args!r}\n{program.source}\n  numpy: {expected.describe()}\n"
+                    f"  jax:   {actual.describe()}")
+        return None
+    finally:
+        unload(f)
+
+
+@pytest.fixture(scope="module")
+def directory(tmp_path_factory):
+    return tmp_path_factory.mktemp("xla_gradient_programs")
+
+
+TALLY: collections.Counter = collections.Counter()
+FUZZ = dict(deadline=None, derandomize=True, database=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                   HealthCheck.function_scoped_fixture])
+
+
+@settings(max_examples=12, **FUZZ)
+@given(program=staged_programs(), seed=st.integers(0, 2**16))
+def test_fuzzed_program_gradients_agree(program, seed, directory):
+    problem = _compare_program_gradients(program, seed, directory, TALLY)
+    assert problem is None, problem
+
+
+@pytest.mark.slow
+@settings(max_examples=300, **FUZZ)
+@given(program=staged_programs(), seed=st.integers(0, 2**16))
+def test_fuzzed_program_gradients_agree_long_run(program, seed, directory):
+    problem = _compare_program_gradients(program, seed, directory, TALLY)
+    assert problem is None, problem
+
+
+def test_fuzzed_programs_reached_xla():
+    """The fuzzed gradients above were compared, not all refused (run after them, in file order)."""
+    if TALLY:
+        assert TALLY["agreed"] >= 3, dict(TALLY)
