@@ -47,6 +47,7 @@ from runtime.backends.jax.op_calls import OpCallLowering
 from runtime.backends.jax.ops import DATA_DEPENDENT
 from runtime.backends.jax.random_draws import RandomLowering
 from runtime.backends.jax.refusals import _check_kind, _first_line, staging_error_at
+from runtime.backends.jax.tensor_array_pieces import TensorArrayPieceLowering
 from runtime.backends.jax.tensor_arrays import TensorArrayLowering
 from runtime.backends.jax.values import TensorArrayBuffer, _register_pytree
 from runtime.backends.jax.variables import VariableLowering, VariableSlot
@@ -57,8 +58,9 @@ from runtime.ops.registry import get_op
 __all__ = ["Lowering"]
 
 
-class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, EffectLowering, IndexLowering,
-               RandomLowering, GradientLowering, GradientListLowering, OpCallLowering):
+class Lowering(ControlFlowLowering, TensorArrayLowering, TensorArrayPieceLowering, VariableLowering,
+               EffectLowering, IndexLowering, RandomLowering, GradientLowering, GradientListLowering,
+               OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:

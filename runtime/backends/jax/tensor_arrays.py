@@ -95,7 +95,7 @@ class TensorArrayLowering:
         size = buffer.size
         known = self.ranges.get(node.inputs[1])
         if not (known is not None and 0 <= known[0] and known[1] < size):
-            ok = (index >= 0) & (index < size) & buffer.written[self.jnp.clip(index, 0, max(size - 1, 0))]
+            ok = (index >= 0) & (index < size) & self.jnp.asarray(buffer.written)[self.jnp.clip(index, 0, max(size - 1, 0))]
 
             def fail(i: Any) -> None:
                 raise InvalidArgumentError(f"TensorArray element {int(np.asarray(i))} was read before it was written")
@@ -211,6 +211,13 @@ def _find_element(graph: Graph, node: Node, seen: set) -> tuple[np.dtype, tuple]
             shape = user.inputs[2].type.shape
             if shape is not None and None not in shape:
                 return np.dtype(user.attrs["dtype"]), tuple(shape)
+            found = _find_element(graph, user, seen)
+            if found is not None:
+                return found
+        elif op == "ta_scatter" and user.inputs[0] is node:
+            shape = user.inputs[2].type.shape
+            if shape is not None and len(shape) >= 1 and None not in shape[1:]:
+                return np.dtype(user.attrs["dtype"]), tuple(shape[1:])
             found = _find_element(graph, user, seen)
             if found is not None:
                 return found
