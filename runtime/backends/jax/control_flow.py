@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from runtime.backends.jax.gradient_lists import counters_from_zero
+from runtime.backends.jax.gradient_lists import backward_of, counters_from_zero
 from runtime.backends.jax.refusals import _first_line, staging_error_at
 from runtime.backends.jax.values import TensorArrayBuffer, _Collector, _is_static, _shape
 from runtime.ir.graph import Graph, Node
@@ -75,9 +75,10 @@ class ControlFlowLowering:
             for value, inp, before in zip(outputs, body.inputs, values):
                 value = self._loop_value(value, inp, node)
                 if _shape(value) != _shape(before):
+                    taped = backward_of(node)  # a gradient's backward loop: name the loop it reverses
                     raise staging_error_at(
-                        node.origin,
-                        f"the loop variable '{inp.name}' changes shape in this loop (from {_shape(before)} "
+                        node.origin if taped is None else taped.attrs["taped_from"].origin,
+                        f"the {'gradient of a ' if taped is not None else ''}loop variable '{inp.name}' changes shape in this loop (from {_shape(before)} "
                         f"to {_shape(value)}), and XLA needs one shape for every iteration: give it its "
                         f"final shape before the loop (preallocate and write into it, or use a TensorArray "
                         f"of known size), or run this function on the NumPy backend (jit_compile=False).",

@@ -28,7 +28,7 @@ from runtime.ir.errors import InvalidArgumentError, StagingError
 from runtime.ir.graph import Graph, Node
 from runtime.ops.calls import resolve_call
 
-__all__ = ["GradientListLowering", "counters_from_zero"]
+__all__ = ["GradientListLowering", "backward_of", "counters_from_zero"]
 
 
 class GradientListLowering:
@@ -195,20 +195,28 @@ class GradientListLowering:
     def backward_counter(self, loop: Node, env: dict) -> tuple[int, int] | None:
         """(index, bound) of the counter of a backward loop that counts down from the last
         iteration of a taped loop run at most `bound` times: it takes the values 0 .. bound-1."""
-        cond, body = loop.attrs["cond"], loop.attrs["body"]
-        test, step, start = cond.outputs[0], body.outputs[0], loop.inputs[0]
-        if not (_call_is(test, "greater_equal", cond.inputs[0], 0) and _call_is(step, "subtract", body.inputs[0], 1)):
-            return None
-        if start.op != "subtract" or not _call_is(start, "subtract", start.inputs[0], 1):
-            return None
-        count = start.inputs[0]
-        taped = count.inputs[0] if count.op == "getitem" and count.inputs else None
-        if taped is None or taped.op != "while" or taped.attrs.get("taped_from") is None:
-            return None
-        if count.attrs["index"] not in counters_from_zero(taped):  # not the number of iterations
-            return None
-        bound = self.taped_bounds.get(taped)
+        taped = backward_of(loop)
+        bound = None if taped is None else self.taped_bounds.get(taped)
         return None if bound is None else (0, bound)
+
+
+def backward_of(loop: Node) -> Node | None:
+    """The taped loop whose iterations the backward loop `loop` counts down (None: not one)."""
+    cond, body = loop.attrs["cond"], loop.attrs["body"]
+    if not cond.inputs or not body.inputs:
+        return None
+    test, step, start = cond.outputs[0], body.outputs[0], loop.inputs[0]
+    if not (_call_is(test, "greater_equal", cond.inputs[0], 0) and _call_is(step, "subtract", body.inputs[0], 1)):
+        return None
+    if start.op != "subtract" or not _call_is(start, "subtract", start.inputs[0], 1):
+        return None
+    count = start.inputs[0]
+    taped = count.inputs[0] if count.op == "getitem" and count.inputs else None
+    if taped is None or taped.op != "while" or taped.attrs.get("taped_from") is None:
+        return None
+    if count.attrs["index"] not in counters_from_zero(taped):  # not the number of iterations
+        return None
+    return taped
 
 
 def counters_from_zero(loop: Node) -> list[int]:
