@@ -15,7 +15,7 @@ forward keeps what the backward needs). JAX, where importable, runs
 cannot reverse-differentiate a while loop), and ours runs again with
 `jit_compile=True` (XLA): there the tanh-while loop, whose trip count
 depends on x, is bounded by `ag.set_loop_options(maximum_iterations=100)`
-(its stacks are preallocated to 100 entries; these inputs loop 53 times).
+(its stacks are preallocated to 100 entries; these inputs loop 49 times).
 Targets (issue 23): ours within 2x of the limit on the NumPy backend; with
 jit_compile=True within 1.5x of JAX's.
 """
