@@ -100,18 +100,25 @@ class ControlFlowLowering:
             state[:] = list(new_state)
             return tuple(values)
 
+        # maximum_iterations counts iterations: a loop variable from 0 by 1 already does (a taped loop's)
+        own = counters_from_zero(node) if limit is not None else []
+        own = [k for k in own if np.dtype(body.inputs[k].type.dtype).kind in "iu"
+               and np.iinfo(body.inputs[k].type.dtype).max > limit][:1]
+
         def test(carry: tuple) -> Any:
             values, carried, *iterations = carry
             outputs, _ = self.run_graph(cond, list(values), env, list(carried))
             keep = jnp.asarray(outputs[0]).reshape(()).astype(bool)
-            return keep if limit is None else keep & (iterations[0] < limit)
+            if limit is None:
+                return keep
+            return keep & ((values[own[0]] if own else iterations[0]) < limit)
 
         def loop(carry: tuple) -> tuple:
             values, carried, *iterations = carry
             values, carried = step(values, carried)
             return (values, carried, *(i + 1 for i in iterations))
 
-        counter = () if limit is None else (jnp.int64(0),)  # maximum_iterations counts iterations
+        counter = () if limit is None or own else (jnp.int64(0),)
         values, new_state, *_ = lax.while_loop(test, loop, (tuple(init), tuple(state), *counter))
         state[:] = list(new_state)
         return tuple(values)
