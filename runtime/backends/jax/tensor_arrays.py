@@ -50,7 +50,7 @@ class TensorArrayLowering:
     def _op_ta_unstack(self, node: Node, values: list, state: list) -> Any:
         items = self.jnp.asarray(values[0]).astype(node.attrs["dtype"])
         size = items.shape[0]
-        return TensorArrayBuffer(items, self.jnp.ones((size,), bool), size)
+        return TensorArrayBuffer(items, np.ones((size,), bool), size)  # static: every element written
 
     def _op_ta_write(self, node: Node, values: list, state: list) -> Any:
         buffer, index, value = values
@@ -94,8 +94,15 @@ class TensorArrayLowering:
             raise staging_error_at(node.origin, "this TensorArray is read but never written")
         size = buffer.size
         known = self.ranges.get(node.inputs[1])
-        if not (known is not None and 0 <= known[0] and known[1] < size):
-            ok = (index >= 0) & (index < size) & self.jnp.asarray(buffer.written)[self.jnp.clip(index, 0, max(size - 1, 0))]
+        in_bounds = known is not None and 0 <= known[0] and known[1] < size
+        written = buffer.written
+        # a dense read (of an unstacked array, or a gradient's stack) finds every element written
+        every = node.attrs.get("dense") or (_is_static(written) and bool(np.all(written)))
+        if not (in_bounds and every):
+            jnp = self.jnp
+            ok = jnp.asarray(written)[jnp.clip(index, 0, max(size - 1, 0))] if not every else True
+            if not in_bounds:
+                ok = (index >= 0) & (index < size) & ok
 
             def fail(i: Any) -> None:
                 raise InvalidArgumentError(f"TensorArray element {int(np.asarray(i))} was read before it was written")

@@ -85,3 +85,18 @@ def test_split_with_wrong_lengths_raises_as_on_the_numpy_backend():
     for fn in (ag.function(f), ag.function(f, jit_compile=True)):
         with pytest.raises(ag.errors.InvalidArgumentError, match="must be non-negative and add up"):
             fn(np.arange(4.0))
+
+
+def test_reading_an_unwritten_element_in_a_counted_loop_raises():
+    """The counter's range spares the bounds check, never the check that the element was written."""
+    def f(x):
+        ta = ag.TensorArray(np.float64, size=3)
+        ta = ta.write(0, x)
+        total = x * 0
+        for i in ag.range(3):
+            total = total + ta.read(i)
+        return total
+
+    for fn in (ag.function(f), ag.function(f, jit_compile=True)):
+        with pytest.raises(ag.errors.InvalidArgumentError, match="element 1 was read before it was written"):
+            fn(np.float64(1.0))
