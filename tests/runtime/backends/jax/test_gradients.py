@@ -30,8 +30,8 @@ from tests.autograph.fuzz_record import FailureLog, run_seed  # noqa: E402
 from tests.autograph.staged_differential import TimedOut, names_user_line, run_quietly  # noqa: E402
 from tests.autograph.staged_programs import staged_programs  # noqa: E402
 from tests.runtime.backends.jax.test_differential import close_values, same_printed  # noqa: E402
-from tests.runtime.passes.gradient.test_fuzzed_programs import _inputs, _loss  # noqa: E402
 from tests.runtime.passes.gradient import test_control_flow_gradients as control  # noqa: E402
+from tests.runtime.passes.gradient.test_fuzzed_programs import _inputs, _loss  # noqa: E402
 from tests.runtime.passes.gradient.test_vjp_rules import ARRAY_CASES, PRODUCTS  # noqa: E402
 
 RTOL, ATOL = 1e-9, 1e-12
