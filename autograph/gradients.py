@@ -63,9 +63,12 @@ def _gradient_function(f: Callable, argnums: Any, has_aux: bool, with_value: boo
             return ((value, aux), grads) if has_aux else (value, grads)
         return (grads, aux) if has_aux else grads
 
-    from autograph.api import convert
+    from autograph.api import convert, do_not_convert
 
     converted = convert(target_fn)
+    # ag.grad(ag.grad(f)) calls this function as it is (what it runs is converted already), so errors
+    # name the user's lines, never this module's
+    do_not_convert(differentiated)
     differentiated.__name__ = f"grad_{name}" if not with_value else f"value_and_grad_{name}"
     differentiated.__qualname__ = differentiated.__name__
     functools.update_wrapper(differentiated, target_fn, assigned=("__module__", "__doc__"), updated=())

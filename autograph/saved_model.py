@@ -79,7 +79,8 @@ def save(obj: Any, path: str | os.PathLike, signatures: Any = None) -> Path:
                 f"an object whose attributes are Functions (and Variables)."
             )
     names = {name: _attribute_name(name, set(functions)) for name in functions}
-    described = {names[name]: [_describe(cf) for cf in group] for name, group in functions.items()}
+    owners = _owners(obj, signatures)
+    described = {names[name]: [_describe(cf, owners) for cf in group] for name, group in functions.items()}
     return write(path, described, variables, names.get(callable_name) if callable_name else None)
 
 
@@ -158,9 +159,18 @@ def _chosen(signatures: Any, obj: Any) -> dict[str, list[ConcreteFunction]]:
     )
 
 
-def _describe(cf: ConcreteFunction) -> TracedFunction:
+def _owners(obj: Any, signatures: Any) -> list[Function]:
+    """The Functions whose traces may be saved: their type hints go with the traces."""
+    values = [obj, *(signatures.values() if isinstance(signatures, Mapping) else ())]
+    values += [value for _, value in _attributes(obj)] if _as_function(obj) is None and not isinstance(
+        obj, ConcreteFunction) else []
+    return [f for f in map(_as_function, values) if f is not None]
+
+
+def _describe(cf: ConcreteFunction, owners: Sequence[Function] = ()) -> TracedFunction:
     """A concrete function in the runtime's terms (no converter objects left in it)."""
-    params = tuple(Param(p.name, p.kind.name, p.default) for p in cf.signature.params)
+    hinted = next((f._hinted for f in owners if any(t is cf for t in f._traces)), ())
+    params = tuple(Param(p.name, p.kind.name, p.default, i in hinted) for i, p in enumerate(cf.signature.params))
     inputs = iter(cf.graph.inputs)
     in_plan = []
     for part in cf.in_plan:

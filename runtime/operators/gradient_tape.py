@@ -15,6 +15,8 @@ Variable read runs at once and is also recorded, Function calls included.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
@@ -60,6 +62,7 @@ class GradientTape:
         self._watched_variables: dict[int, Variable] = {}
         self._used = False
         self._line_token: Any = None
+        self._paused: set[int] = set()  # id() of the nodes recorded under stop_recording
 
     # -- recording --------------------------------------------------------------
     def __enter__(self) -> GradientTape:
@@ -74,6 +77,7 @@ class GradientTape:
         if origin is not None and self._recorder is None:
             self._line_token = _OPEN_LINES.set((*_OPEN_LINES.get(), (origin.file, origin.line)))
         self._before = {id(n) for n in graph.nodes}
+        self._paused = set()
         self._after = None
         return self
 
@@ -126,12 +130,27 @@ class GradientTape:
                         found.setdefault(id(variable), variable)
         return tuple(found.values())
 
-    def stop_recording(self) -> Any:
-        """Not supported: compute values that need no gradient outside the `with` block."""
-        raise NotImplementedError(
-            "GradientTape.stop_recording is not supported; compute such values outside the tape's "
-            "`with` block instead."
-        )
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """`with tape.stop_recording():` what runs inside is not recorded by this tape, as in
+        TensorFlow: its results are constants to the tape (other tapes still record it)."""
+        if self._graph is None or self._after is not None:
+            raise ValueError(
+                f"{_where()}tape.stop_recording() is used while the tape is not recording; use it inside "
+                f"the tape's `with` block"
+            )
+        graph = current_graph()
+        if graph is not None and graph is not self._graph:
+            raise StagingError(
+                f"{_where()}tape.stop_recording() inside a staged if or loop of the tape's `with` block is "
+                f"not supported: the gradient recomputes that if or loop as a whole. Put the "
+                f"`with tape.stop_recording():` block outside the if or loop (or open the tape inside it)."
+            )
+        before = {id(n) for n in self._graph.nodes}
+        try:
+            yield
+        finally:
+            self._paused.update(id(n) for n in self._graph.nodes if id(n) not in before)
 
     # -- differentiation ----------------------------------------------------------
     def gradient(
@@ -181,9 +200,10 @@ class GradientTape:
     def recorded(self) -> list[Node]:
         """The nodes recorded while the tape was open, in graph order."""
         after = self._after
+        paused = self._paused
         return [
             n for n in self._graph.nodes
-            if id(n) not in self._before and (after is None or id(n) in after)
+            if id(n) not in self._before and (after is None or id(n) in after) and id(n) not in paused
         ]
 
     def targets(self, target: Any, output_gradients: Any, graph: Graph) -> tuple[list[Node], list[Node]]:

@@ -24,6 +24,7 @@ from runtime.ir.errors import StagingError
 from runtime.ir.origin import user_origin
 from runtime.ir.structure import flatten
 from runtime.ir.user_frames import note_user_code
+from runtime.tracing.dispatch import index_key
 from runtime.tracing.record import constant_node, stage
 from runtime.tracing.staged import stages_as_tensor
 from runtime.tracing.tensor import Tensor
@@ -128,4 +129,4 @@ def _staged(graph: Any, target: Any, key: Any, value: Any, op: str | None, refus
                 f"with .astype(np.{tensor.dtype.name}), or assign x[...] = x[...] {op} value."
             )
         value = updated
-    return stage("setitem", (tensor, key, value), {})
+    return stage("setitem", (tensor, index_key(key), value), {})

@@ -84,10 +84,11 @@ PRINT = register(Op("print", infer=_unit, impl=print_values, emit=_print_source,
 
 def call_python(
     *values: Any, func: Callable, Tout: tuple, multiple: bool,  # noqa: N803
-    shapes: tuple = (), origin: Origin | None = None,
+    shapes: tuple = (), origin: Origin | None = None, grad: Callable | None = None,
 ) -> Any:
     """Run `func` on NumPy values and convert its results to the declared dtypes (and check
-    the declared shapes: a trace relied on them)."""
+    the declared shapes: a trace relied on them). `grad`, the user's gradient function, is for
+    the gradient transform (runtime.passes.gradient.rules_python), not for running."""
     result = func(*values)
     if not Tout:
         return None

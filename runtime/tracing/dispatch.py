@@ -23,7 +23,7 @@ from runtime.tracing.numpy_functions import stage_numpy
 from runtime.tracing.record import record, stage
 from runtime.tracing.tensor import Tensor
 
-__all__ = ["stage_ufunc", "stage_function", "stage_method", "stage_index"]
+__all__ = ["stage_ufunc", "stage_function", "stage_method", "stage_index", "index_key"]
 
 _UFUNC_METHODS = ("__call__", "reduce", "accumulate", "outer")
 
@@ -67,9 +67,14 @@ def stage_method(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> A
 
 def stage_index(tensor: Any, key: Any) -> Any:
     """Record `tensor[key]`."""
+    return stage("index", (tensor, index_key(key)), {})
+
+
+def index_key(key: Any) -> Any:
+    """`key` with its lists as index arrays, as NumPy reads them (for reads and item assignment alike)."""
     if isinstance(key, tuple):
-        key = tuple(_array_index(k) for k in key)
-    return stage("index", (tensor, _array_index(key)), {})
+        return tuple(_array_index(k) for k in key)
+    return _array_index(key)
 
 
 def _array_index(item: Any) -> Any:

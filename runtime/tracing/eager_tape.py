@@ -330,6 +330,8 @@ class Recorder:
         for leaf, g in zip(source_leaves, results):
             if g is None:
                 values.append(None if unconnected == "none" else np.zeros(np.shape(leaf), _dtype_of(leaf)))
+            elif self.recording:  # an outer tape records: it differentiates the gradient too
+                values.append(self._taped(self.values[g], g))
             else:
                 value = np.asarray(self.values[g])
                 values.append(value[()] if value.ndim == 0 else value)

@@ -88,17 +88,36 @@ def _one_shape(shape: Any) -> tuple[int | None, ...] | None:
     return tuple(None if d is None else int(d) for d in dims)
 
 
-def py_function(func: Callable, inp: Sequence[Any], Tout: Any, shape: Any = None) -> Any:  # noqa: N803
+def py_function(
+    func: Callable, inp: Sequence[Any], Tout: Any, shape: Any = None, grad: Callable | None = None,  # noqa: N803
+) -> Any:
     """Run `func` on NumPy values at every execution; results have the dtypes in `Tout`.
 
     A staged result's shape is unknown (even its rank) unless `shape=` declares
     it: `()` for a scalar, `(None, 3)`, or a list of shapes when `Tout` is a
     list. A loop that accumulates the result needs it, as its rank must not
     change. Each run checks the result against the declared shape.
+
+    `grad(upstream, *inputs)` makes the call differentiable: given the
+    gradient of the result (a list, one per result, when `Tout` is a list)
+    and the inputs as NumPy values, it returns one gradient per input (the
+    gradient alone for one input; None for zero). The gradient calls it at
+    every execution, like `func`. Without it, differentiating through the
+    call is an error naming its line.
     """
+    if grad is not None and not callable(grad):
+        raise TypeError(f"py_function's grad= must be a function grad(upstream, *inputs), not {grad!r}")
     multiple = isinstance(Tout, (list, tuple))
     dtypes = tuple(np.dtype(d) for d in Tout) if multiple else (() if Tout is None else (np.dtype(Tout),))
     shapes = _result_shapes(shape, len(dtypes), multiple) if dtypes else ()
+    if current_graph() is None and _taped(inp):
+        from runtime.tracing.eager_tape import active_recorder
+
+        # an eager GradientTape records the call, so that its gradient (or its refusal) is not lost
+        return active_recorder().apply(
+            lambda *staged: py_function(func, list(staged), Tout, shape, grad), tuple(inp), {},
+            "ag.py_function", plain=None,
+        )
     if current_graph() is None:
         values = [v.numpy() if hasattr(v, "numpy") else v for v in inp]
         result = call_python(
@@ -106,6 +125,8 @@ def py_function(func: Callable, inp: Sequence[Any], Tout: Any, shape: Any = None
         )
         return list(result) if multiple else result
     attrs = {"func": func, "Tout": dtypes, "multiple": multiple}
+    if grad is not None:
+        attrs["grad"] = grad
     if shapes:
         attrs.update(shapes=shapes, origin=user_origin(2))
     hint = getattr(func, "__name__", "")
@@ -113,6 +134,16 @@ def py_function(func: Callable, inp: Sequence[Any], Tout: Any, shape: Any = None
     if not multiple:
         return out if dtypes else None
     return [record("getitem", (out,), {"index": i}) for i in range(len(dtypes))]
+
+
+def _taped(inp: Sequence[Any]) -> bool:
+    """Whether an eager GradientTape is recording and `inp` holds a value it recorded or a Variable."""
+    from runtime.tracing.eager_tape import TapedArray, active_recorder
+
+    recorder = active_recorder()
+    if recorder is None or not recorder.recording:
+        return False
+    return any(isinstance(v, TapedArray) or hasattr(v, "assign") for v in flatten(list(inp))[0])
 
 
 # -- assert ------------------------------------------------------------------

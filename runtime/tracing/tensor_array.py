@@ -73,6 +73,22 @@ def _joined_element_shape(a: Shape, b: Shape) -> Shape:
     return merge_shapes(a, b)
 
 
+def _recorded(value: Any) -> bool:
+    """Whether `value` is an array an eager GradientTape is recording (outside a Function, a
+    TensorArray keeps such values as they are and joins them with NumPy functions, which the tape
+    records; NumPy's own conversions would drop what the tape knows)."""
+    from runtime.tracing.eager_tape import TapedArray
+
+    return isinstance(value, TapedArray) and value._node is not None and value._recorder.recording
+
+
+def _joined(items: list, join: Any, plain: Any) -> Any:
+    """`join(items)` (np.stack, np.concatenate) when a recorded value is among them, else `plain()`."""
+    if not any(_recorded(item) for item in items) or any(item is None for item in items):
+        return plain()
+    return join(items)
+
+
 class _Typed:
     """A stand-in value of a given type, for `_check_element` (a scattered row)."""
 
@@ -164,6 +180,8 @@ class TensorArray:
         """Store `value` at `index`; use the returned array from then on."""
         if self._handle is None:
             self._check_element(value)
+            if _recorded(value) and value.dtype != self.dtype:
+                value = value.astype(self.dtype)
             ta_write(self._items, index, value, self.dynamic_size, self.dtype)
             return self
         new = self.__autograph_rebuild__(self._handle)
@@ -182,7 +200,7 @@ class TensorArray:
     def stack(self) -> Any:
         attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
         if self._handle is None:
-            return ta_stack(self._items, **attrs)
+            return _joined(self._items, np.stack, lambda: ta_stack(self._items, **attrs))
         lead = None if self.dynamic_size else self._size
         shape = None if self.element_shape is None else (lead, *self.element_shape)
         return _stage("ta_stack", (self._handle,), attrs, TensorType(self.dtype, shape), "stack")
@@ -193,6 +211,9 @@ class TensorArray:
         if self._handle is None:
             new = TensorArray(self.dtype, 0, self.dynamic_size, self.element_shape)
             new._items = ta_unstack(value, self.dtype)
+            if _recorded(value):
+                rows = value.astype(self.dtype) if value.dtype != self.dtype else value
+                new._items = [rows[i] for i in range(len(new._items))]
             new._size = len(new._items)
             new.element_shape = type_.shape[1:] if type_.shape else new.element_shape
             return new
@@ -209,7 +230,8 @@ class TensorArray:
         count = _length(indices)
         attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
         if self._handle is None:
-            return ta_gather(self._items, indices, **attrs)
+            chosen = [ta_read(self._items, int(i)) for i in np.asarray(indices).reshape(-1)]
+            return _joined(chosen, np.stack, lambda: ta_gather(self._items, indices, **attrs))
         shape = None if self.element_shape is None else (count, *self.element_shape)
         return _stage("ta_gather", (self._handle, indices), attrs, TensorType(self.dtype, shape), "gather")
 
@@ -223,6 +245,10 @@ class TensorArray:
         if self._handle is None:
             self._check_element(_Typed(row_type))
             ta_scatter(self._items, indices, value, self.dynamic_size, self.dtype)
+            if _recorded(value):
+                rows = value.astype(self.dtype) if value.dtype != self.dtype else value
+                for k, i in enumerate(np.asarray(indices).reshape(-1)):
+                    self._items[int(i)] = rows[k]
             return self
         new = self.__autograph_rebuild__(self._handle)
         new._check_element(_Typed(row_type))
@@ -235,7 +261,7 @@ class TensorArray:
         """All elements joined along their first axis (elements may differ in length)."""
         attrs = {"dtype": self.dtype, "element_shape": self.element_shape}
         if self._handle is None:
-            return ta_concat(self._items, **attrs)
+            return _joined(self._items, np.concatenate, lambda: ta_concat(self._items, **attrs))
         shape = None if not self.element_shape else (None, *self.element_shape[1:])
         return _stage("ta_concat", (self._handle,), attrs, TensorType(self.dtype, shape), "concat")
 
@@ -251,6 +277,10 @@ class TensorArray:
             new = TensorArray(self.dtype, 0, self.dynamic_size, element_shape)
             new._items = ta_split(value, lengths, self.dtype)
             new._size = len(new._items)
+            if _recorded(value):
+                ends = np.cumsum(np.asarray(lengths).reshape(-1))
+                rows = value.astype(self.dtype) if value.dtype != self.dtype else value
+                new._items = [rows[int(end - piece.shape[0]):int(end)] for end, piece in zip(ends, new._items)]
             return new
         new = self.__autograph_rebuild__(self._handle)
         new._size, new.element_shape = count, element_shape

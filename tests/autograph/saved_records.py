@@ -11,9 +11,18 @@ import io
 
 import numpy as np
 
-from runtime.ir.structure import flatten
+from runtime.ir.structure import flatten, map_structure
 
-__all__ = ["run_calls", "same_records"]
+__all__ = ["SavedVariable", "run_calls", "same_records"]
+
+
+class SavedVariable:
+    """A Variable argument of a recorded call: the `index`th Variable of the saved directory
+    (the original Variable live, the restored one when loaded). Not a dataclass: those are
+    structures whose fields would be the leaves."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
 
 
 def _leaves(value) -> tuple[list, str]:
@@ -21,16 +30,20 @@ def _leaves(value) -> tuple[list, str]:
     return leaves, str(tree)
 
 
-def run_calls(target, calls: list, method: bool = False) -> list:
-    """Make each call of `calls` on `target`; per call (printed text, outcome), where the
+def run_calls(target, calls: list, method: bool = False, keywords: bool = False, variables=()) -> list:
+    """Make each call of `calls` on `target` (`keywords`: each call is (args, kwargs), where a
+    SavedVariable stands for `variables[index]`); per call (printed text, outcome), where the
     outcome is ("ok", tree, [(type name, dtype, shape, bytes) per leaf]) or ("error", type name)."""
     records = []
     for call in calls:
         fn, args = (getattr(target, call[0]), call[1]) if method else (target, call)
+        args, kwargs = args if keywords else (args, {})
+        args, kwargs = map_structure(lambda v: variables[v.index] if isinstance(v, SavedVariable) else v,
+                                     (args, kwargs))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             try:
-                result = fn(*args)
+                result = fn(*args, **kwargs)
             except Exception as error:  # the outcome to compare: the same error both ways
                 records.append((out.getvalue(), ("error", type(error).__name__)))
                 continue

@@ -387,7 +387,7 @@ def test_backends_run_loaded_graphs(saved_dir):
     plugs in with register_runner; an unknown name is a clear error."""
     from runtime.backends.numpy.interpret import interpret
 
-    with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: numpy"):
+    with pytest.raises(ValueError, match="no backend 'nope' runs saved graphs here; available: jax, numpy"):
         ag.saved_model.load(saved_dir, backend="nope")
     saved_read.register_runner("reference", lambda graph: lambda *inputs: interpret(graph, *inputs))
     try:
@@ -427,3 +427,18 @@ def test_a_left_out_argument_takes_its_default_when_dispatching(tmp_path):
     loaded = ag.saved_model.load(tmp_path / "s")
     assert loaded(np.int64(5)) == 10 and loaded(np.int64(5), 3) == 15
     assert loaded.scale.concrete_functions[0](np.int64(5)) == 15  # the trace's own factor
+
+
+def test_type_hinted_numbers_are_tensors_when_loaded(tmp_path):
+    """follow_type_hints=True: a number for an `ag.Tensor` parameter is an array, loaded too."""
+    @ag.function(follow_type_hints=True)
+    def scaled(x: ag.Tensor, k=2):
+        return x * k
+
+    assert scaled(3) == 6
+    ag.saved_model.save(scaled, tmp_path / "h")
+    loaded = ag.saved_model.load(tmp_path / "h")
+    assert [loaded(n) for n in range(4)] == [scaled(n) for n in range(4)] == [0, 2, 4, 6]
+    assert type(loaded(5)) is np.int64
+    with pytest.raises(TypeError, match="no saved concrete function"):
+        loaded(1.5)  # a float64 tensor: the Function would trace anew

@@ -27,10 +27,11 @@ from runtime.backends.export.loaded_args import (
     format_in,
     format_leaves,
     format_out,
+    numbers_as_array,
     same_python,
 )
 from runtime.backends.export.restored import RestoredVariable
-from runtime.backends.export.saved_format import ConstLeaf, TensorLeaf, VariableLeaf
+from runtime.backends.export.saved_format import TENSOR_HINT, ConstLeaf, TensorLeaf, VariableLeaf
 from runtime.ir.graph import Graph
 from runtime.ir.structure import TreeDef, flatten, unflatten
 
@@ -63,9 +64,12 @@ class LoadedConcreteFunction:
         self._shapes = [p.type.shape if p.type.is_fully_defined else None
                         for p in in_plan if isinstance(p, TensorLeaf)]
         positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        # one leaf per parameter, all positional: a call with every argument passed positionally
-        # maps argument i to leaf i, with no binding and no flattening
-        self._flat = all(p.kind in positional for p in signature.parameters.values()) and all(
+        # parameters annotated ag.Tensor under follow_type_hints: Python numbers become arrays
+        self._hinted = frozenset(i for i, p in enumerate(signature.parameters.values())
+                                 if p.annotation == TENSOR_HINT)
+        # one leaf per parameter, all positional, no hints: a call with every argument passed
+        # positionally maps argument i to leaf i, with no binding and no flattening
+        self._flat = not self._hinted and all(p.kind in positional for p in signature.parameters.values()) and all(
             child.kind == "leaf" for child in in_tree.children)
 
     # -- calling ---------------------------------------------------------------------------
@@ -138,6 +142,8 @@ class LoadedConcreteFunction:
             values = self._values(args, kwargs, strict)
             if isinstance(values, str):
                 return values
+            if self._hinted:
+                values = tuple(numbers_as_array(v) if i in self._hinted else v for i, v in enumerate(values))
             leaves, tree = flatten(values)
             if tree != self.in_tree:
                 return f"the arguments are structured as {tree}, not {self.in_tree}"

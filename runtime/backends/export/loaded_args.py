@@ -17,10 +17,10 @@ import numpy as np
 
 from runtime.backends.export.restored import RestoredVariable
 from runtime.backends.export.saved_format import ConstLeaf, TensorLeaf, VariableLeaf
-from runtime.ir.structure import TreeDef
+from runtime.ir.structure import TreeDef, flatten
 from runtime.ir.types import TensorType, dtype_label
 
-__all__ = ["fit", "same_python", "describe", "describe_value", "format_in", "format_out", "format_leaves"]
+__all__ = ["fit", "numbers_as_array", "same_python", "describe", "describe_value", "format_in", "format_out", "format_leaves"]
 
 
 def fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
@@ -44,6 +44,17 @@ def fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
     if not type_.is_compatible_with(array.dtype, array.shape):
         return None
     return leaf if isinstance(leaf, np.ndarray) else array
+
+
+def numbers_as_array(value: Any) -> Any:
+    """A Python number (or nested list of them) as an array, as a Function with
+    follow_type_hints=True takes it for a parameter annotated ag.Tensor; anything else as is."""
+    if isinstance(value, (np.ndarray, np.generic, RestoredVariable)):
+        return value
+    leaves, _ = flatten(value)
+    if leaves and all(isinstance(leaf, (bool, int, float, complex)) for leaf in leaves):
+        return np.asarray(value)
+    return value
 
 
 def _shape_fits(shape: tuple[int, ...], expected: Any) -> bool:

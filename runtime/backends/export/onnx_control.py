@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.export.onnx_emit import Converter, Handler, Scope, literal
+from runtime.backends.export.onnx_scan import scan_writes
 from runtime.backends.export.onnx_state import assigned_variables, variable_from_object
 from runtime.ir.graph import Node
+from runtime.ir.types import TensorType
 from runtime.ops.calls import Slot, Weak
 
 __all__ = ["HANDLERS", "counted_bound_dtype"]
@@ -87,9 +89,23 @@ def _cond(c: Converter, node: Node, scope: Scope) -> None:
         return
     assigned = assigned_variables(true) + [v for v in assigned_variables(false) if v not in assigned_variables(true)]
     branches = []
+    inners = []
     for branch in (true, false):
         inner = Scope(dict(scope.env), dict(scope.variables))
         c.body(branch, inner)
+        inners.append(inner)
+    if not node.type and not assigned:  # an if for its effects: checks, or only prints left out
+        if not any(out in c.keep for inner in inners for n in inner.nodes for out in n.output):
+            return  # no check in either branch: nothing to run
+        flag = TensorType(np.dtype(bool), ())
+        for branch, inner in zip((true, false), inners):
+            done = c.emit(inner, "Identity", [c.const(inner, True, np.bool_)], "done")
+            branches.append(c.helper.make_graph(inner.nodes, c.fresh(branch.name), [], [c.value_info(done, flag)]))
+        checked = c.fresh(node.name)
+        scope.nodes.append(c.helper.make_node("If", [pred], [checked], then_branch=branches[0], else_branch=branches[1]))
+        c.keep.add(checked)
+        return
+    for branch, inner in zip((true, false), inners):
         outputs = []
         used: set[str] = set()
         for out, type_ in zip(branch.outputs, node.type):
@@ -160,10 +176,13 @@ def _while(c: Converter, node: Node, scope: Scope) -> None:
     assigned = [v for v in assigned_variables(body) + assigned_variables(cond)]
     for variable in assigned:
         variable_from_object(c, variable)
+    counted = _counted(node) if node.attrs.get("maximum_iterations") is None else None
+    scans = scan_writes(node, counted)  # TensorArrays stacked as scan outputs, not carried
+    carried = [i for i in range(count) if i not in scans]
     inits = [scope.env[id(i)] for i in node.inputs[:count]]
     inits = [c.cast(scope, name, i.type.dtype, t.dtype) for name, i, t in zip(inits, node.inputs, node.type)]
+    inits = [inits[i] for i in carried]
     states = [scope.variables.get(id(v), c.variable_names[id(v)]) for v in assigned]
-    counted = _counted(node) if node.attrs.get("maximum_iterations") is None else None
     trip = ""
     if counted is not None:  # a trip count; the test need not run
         counter, (kind, bound) = counted
@@ -189,7 +208,11 @@ def _while(c: Converter, node: Node, scope: Scope) -> None:
     iteration, cond_in = c.fresh("iteration"), c.fresh("cond_in")
     body_inputs = [c.helper.make_tensor_value_info(iteration, c.elem(np.int64), []),
                    c.helper.make_tensor_value_info(cond_in, c.elem(np.bool_), [])]
-    for inp, type_ in zip(body.inputs, node.type):
+    for index, (inp, type_) in enumerate(zip(body.inputs, node.type)):
+        if index in scans:
+            inner.env[id(inp)] = ""  # read by nothing but its write, which gives the element
+            c.scan_writes.add(id(scans[index]))
+            continue
         name = c.fresh(inp.name)
         inner.env[id(inp)] = name
         body_inputs.append(c.value_info(name, type_, c.handle_dtypes.get(id(inp)) if type_.dtype == object else None))
@@ -211,22 +234,30 @@ def _while(c: Converter, node: Node, scope: Scope) -> None:
     used: set[str] = set()
     cond_out = c.output(inner, cond_out, used, "cond_out")
     body_outputs = [c.helper.make_tensor_value_info(cond_out, c.elem(np.bool_), [])]
-    for out, type_ in zip(body.outputs, node.type):
+    for out, type_ in [(body.outputs[i], node.type[i]) for i in carried]:
         final = c.output(inner, inner.env[id(out)], used, "carried")
         body_outputs.append(c.value_info(final, type_, c.handle_dtypes.get(id(out)) if type_.dtype == object else None))
     for variable in assigned:
         final = c.output(inner, inner.variables[id(variable)], used, "state")
         body_outputs.append(c.value_info(final, variable._type))
+    for write in scans.values():
+        final = c.output(inner, inner.env[id(write)], used, "scan")
+        body_outputs.append(c.value_info(final, TensorType(write.attrs["dtype"], write.inputs[2].type.shape)))
     body_graph = c.helper.make_graph(inner.nodes, c.fresh("loop_body"), body_inputs, body_outputs)
     limit = node.attrs.get("maximum_iterations")
     if limit is not None:
         trip = c.const(scope, np.int64(limit), np.int64)
-    names = [c.fresh(node.name) for _ in range(count + len(assigned))]
+    names = [c.fresh(node.name) for _ in range(len(carried) + len(assigned) + len(scans))]
     scope.nodes.append(c.helper.make_node("Loop", [trip, keep_going, *inits, *states], names, body=body_graph))
-    for index in range(count):
-        scope.env[(id(node), index)] = names[index]
-    for variable, name in zip(assigned, names[count:]):
+    for index, name in zip(carried, names):
+        scope.env[(id(node), index)] = name
+    for variable, name in zip(assigned, names[len(carried):]):
         scope.variables[id(variable)] = name
+    for index, stacked in zip(scans, names[len(carried) + len(assigned):]):
+        # the array as a sequence for any use but stack(); dropped when nothing reads it
+        sequence = c.emit(scope, "SplitToSequence", [stacked], node.name, axis=0, keepdims=0)
+        c.stacked[sequence] = stacked
+        scope.env[(id(node), index)] = sequence
 
 
 HANDLERS: dict[str, Handler] = {"cond": _cond, "while": _while}

@@ -23,7 +23,7 @@ from runtime.ir.types import TensorType
 from runtime.ops.calls import Slot, Weak
 
 __all__ = [
-    "OPSET", "UnsupportedOpError", "unsupported", "where_of", "literal", "Scope", "Converter", "Handler",
+    "OPSET", "UnsupportedOpError", "DroppedPrintWarning", "unsupported", "where_of", "literal", "Scope", "Converter", "Handler",
 ]
 
 OPSET = 18
@@ -31,6 +31,10 @@ OPSET = 18
 
 class UnsupportedOpError(AutographError, ValueError):
     """An op of the graph has no ONNX form (or not with these arguments)."""
+
+
+class DroppedPrintWarning(UserWarning):
+    """An `ag.print` the exported ONNX model leaves out (ONNX cannot print)."""
 
 
 def _onnx() -> Any:
@@ -94,6 +98,14 @@ class Converter:
         self._constants: dict[tuple, str] = {}  # (dtype, shape, bytes) -> its initializer's name
         self.handle_dtypes: dict[int, np.dtype] = {}
         self.handle_shapes: dict[int, tuple] = {}
+        # TensorArrays filled as Loop scan outputs (onnx_scan.py): the body's writes that give
+        # their element, and each such array's sequence name -> the stacked tensor
+        self.scan_writes: set[int] = set()
+        self.stacked: dict[str, str] = {}
+        # effects (onnx_effects.py): prints left out, or refused; values no node reads that stay
+        self.drop_prints = True
+        self.dropped: list[Node] = []
+        self.keep: set[str] = set()
 
     # -- helpers -----------------------------------------------------------------------------
     def fresh(self, hint: str) -> str:

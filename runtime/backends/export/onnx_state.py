@@ -110,9 +110,11 @@ def _ta_new(c: Converter, node: Node, scope: Scope) -> str:
 
 def _ta_write(c: Converter, node: Node, scope: Scope) -> str:
     handle, index, value = node.inputs
+    element = c.cast(scope, scope.env[id(value)], value.type.dtype, node.attrs["dtype"])
+    if id(node) in c.scan_writes:  # the element is the Loop body's scan output (onnx_scan.py)
+        return element
     seq = scope.env[id(handle)]
     position = c.emit(scope, "Cast", [scope.env[id(index)]], "index", to=c.elem(np.int64))
-    element = c.cast(scope, scope.env[id(value)], value.type.dtype, node.attrs["dtype"])
     if not node.attrs.get("dynamic"):  # a fixed size: every write replaces (out of bounds fails, as in Python)
         erased = c.emit(scope, "SequenceErase", [seq, position], "erased")
         return c.emit(scope, "SequenceInsert", [erased, element, position], node.name)
@@ -135,11 +137,18 @@ def _ta_write(c: Converter, node: Node, scope: Scope) -> str:
 
 def _ta_read(c: Converter, node: Node, scope: Scope) -> str:
     handle, index = node.inputs[:2]
-    return c.emit(scope, "SequenceAt", [scope.env[id(handle)], scope.env[id(index)]], node.name)
+    seq = scope.env[id(handle)]
+    if seq in c.stacked:  # a Loop's scan output: the element is a row of the stack
+        return c.emit(scope, "Gather", [c.stacked[seq], scope.env[id(index)]], node.name, axis=0)
+    return c.emit(scope, "SequenceAt", [seq, scope.env[id(index)]], node.name)
 
 
 def _ta_size(c: Converter, node: Node, scope: Scope) -> str:
-    return c.emit(scope, "SequenceLength", [scope.env[id(node.inputs[0])]], node.name)
+    seq = scope.env[id(node.inputs[0])]
+    if seq in c.stacked:  # a Loop's scan output: its first dimension
+        rows = c.emit(scope, "Shape", [c.stacked[seq]], "rows", start=0, end=1)
+        return c.emit(scope, "Reshape", [rows, c.const(scope, np.zeros(0, np.int64))], node.name)
+    return c.emit(scope, "SequenceLength", [seq], node.name)
 
 
 def _ta_unstack(c: Converter, node: Node, scope: Scope) -> str:
@@ -150,6 +159,8 @@ def _ta_unstack(c: Converter, node: Node, scope: Scope) -> str:
 
 def _ta_stack(c: Converter, node: Node, scope: Scope) -> str:
     seq = scope.env[id(node.inputs[0])]
+    if seq in c.stacked:  # filled as a Loop's scan output: already stacked
+        return c.emit(scope, "Identity", [c.stacked[seq]], node.name)
     dtype = node.attrs["dtype"]
     element_shape = node.attrs.get("element_shape")
     stacked_scope = Scope(scope.env, scope.variables)

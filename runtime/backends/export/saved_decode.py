@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,6 +35,7 @@ from runtime.backends.export.saved_format import (
     GRAPH_FILE,
     PARAMETER_KINDS,
     STRUCTURAL_OPS,
+    TENSOR_HINT,
     VARIABLES_FILE,
     ConstLeaf,
     LoadError,
@@ -129,7 +131,11 @@ class Decoder:
             if kind is None:
                 raise Malformed(f"function {name!r} has a parameter of unknown kind {param['kind']!r}")
             default = self.value(param["default"]) if "default" in param else inspect.Parameter.empty
-            params.append(inspect.Parameter(_identifier(param["name"]), kind, default=default))
+            tensor = param.get("tensor", False)
+            if type(tensor) is not bool:
+                raise Malformed(f"function {name!r}: a parameter's 'tensor' is {tensor!r}, not true or false")
+            annotation = TENSOR_HINT if tensor else inspect.Parameter.empty
+            params.append(inspect.Parameter(_identifier(param["name"]), kind, default=default, annotation=annotation))
         signature = inspect.Signature(params)
         in_tree = self.tree(entry["inputs"]["tree"])
         in_plan = tuple(self.in_leaf(leaf) for leaf in _expect(entry["inputs"]["plan"], list, "plan"))
@@ -256,12 +262,19 @@ class Decoder:
 
     @staticmethod
     def dtype(text: Any) -> np.dtype:
-        if type(text) is not str or not re.fullmatch(r"[<>|=]?[a-zA-Z]\d*", text):
-            raise Malformed(f"the dtype {text!r:.40} is not a plain dtype")
+        """The dtype written as `text`, which must be exactly what the writer writes: NumPy's
+        `dtype.str` in native byte order ('<f8', '|b1', '<U5'). Aliases NumPy also reads
+        ('f8', '=f8', 'a', 'd') are refused: no writer makes them, and some are deprecated."""
+        if type(text) is not str or not re.fullmatch(r"[<>|][a-zA-Z]\d*", text):
+            raise Malformed(f"the dtype {text!r:.40} is not a dtype as saved (byte order, kind, size: '<f8')")
         try:
-            dtype = np.dtype(text)
-        except TypeError:
-            raise Malformed(f"the dtype {text!r} is not one NumPy knows") from None
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # a deprecated alias is refused, not warned about
+                dtype = np.dtype(text)
+        except (TypeError, Warning):
+            raise Malformed(f"the dtype {text!r} is not one NumPy knows (or knows only as a deprecated alias)") from None
+        if dtype.str != text or not dtype.isnative:
+            raise Malformed(f"the dtype {text!r} is not written as saved ({dtype.newbyteorder('=').str!r})")
         if dtype.kind not in DTYPE_KINDS:
             raise Malformed(f"the dtype {text!r} is not one a saved graph holds")
         return dtype

@@ -34,7 +34,7 @@ from runtime.ir.types import TensorType
 
 __all__ = [
     "FORMAT", "VERSION", "MANIFEST_FILE", "GRAPH_FILE", "ARRAYS_FILE", "VARIABLES_FILE", "DATA_FILES",
-    "STRUCTURAL_OPS", "TYPED_BY_CALLER", "VARIABLE_OPS", "DTYPE_KINDS", "PARAMETER_KINDS", "SaveError",
+    "STRUCTURAL_OPS", "TYPED_BY_CALLER", "VARIABLE_OPS", "DTYPE_KINDS", "PARAMETER_KINDS", "TENSOR_HINT", "SaveError",
     "LoadError", "Param", "TracedFunction", "TensorLeaf", "ConstLeaf", "VariableLeaf",
 ]
 
@@ -64,6 +64,10 @@ class SaveError(AutographError, ValueError):
     """Something a traced function holds cannot be written as data (a py_function, an object)."""
 
 
+# The annotation of a loaded parameter saved with Param.tensor.
+TENSOR_HINT = "Tensor"
+
+
 class LoadError(AutographError, ValueError):
     """A saved directory that is missing, damaged, altered, or of a format this version cannot read."""
 
@@ -74,6 +78,7 @@ class Param:
     name: str
     kind: str  # an inspect.Parameter kind's name
     default: Any = inspect.Parameter.empty
+    tensor: bool = False  # annotated ag.Tensor under follow_type_hints: numbers given become arrays
 
 
 @dataclass

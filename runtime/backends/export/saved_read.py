@@ -42,7 +42,14 @@ def _numpy_runner(graph: Graph) -> Callable[..., list]:
     return compile_graph(graph)
 
 
-_RUNNERS: dict[str, Runner] = {"numpy": _numpy_runner}
+def _jax_runner(graph: Graph) -> Callable[..., list]:
+    """The XLA backend's executable: NumPy arrays in, NumPy arrays out (compiled at the first call)."""
+    from runtime.backends import get_backend
+
+    return get_backend("jax").compile(graph)
+
+
+_RUNNERS: dict[str, Runner] = {"numpy": _numpy_runner, "jax": _jax_runner}
 
 
 def register_runner(name: str, runner: Runner) -> None:
@@ -57,6 +64,10 @@ def read(path: str | os.PathLike, backend: str = "numpy") -> LoadedObject:
         raise ValueError(
             f"no backend {backend!r} runs saved graphs here; available: {', '.join(sorted(_RUNNERS))}."
         )
+    if backend == "jax":  # say what to install now, not at the first call
+        from runtime.backends.jax import require_jax
+
+        require_jax()
     directory = Path(path)
     effects = ops_effects
     document, arrays, values = _read_files(directory)

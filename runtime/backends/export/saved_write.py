@@ -145,6 +145,8 @@ class _Writer:
         params = []
         for param in traced.params:
             entry: dict[str, Any] = {"name": param.name, "kind": param.kind}
+            if param.tensor:
+                entry["tensor"] = True
             if param.default is not inspect.Parameter.empty:
                 try:
                     entry["default"] = self.value(param.default)

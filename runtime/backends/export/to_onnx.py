@@ -24,7 +24,9 @@ is an `UnsupportedOpError` naming the op and the user's line. Notes:
   is threaded through If and Loop as a value and its final value is an extra
   output named `<name>:new` (the model itself keeps no state).
 
-Effects (print, assert, py_function) have no ONNX form and are errors.
+Effects (onnx_effects.py): `print` is left out (or refused with drop_prints=False),
+`assert` becomes an If whose other branch fails, naming the assertion;
+`py_function` has no ONNX form.
 
 This module is the driver: the emitter is onnx_emit.py, the lowerings are
 onnx_ops.py (array ops), onnx_state.py (Variables, TensorArrays) and
@@ -36,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from runtime.backends.export import onnx_control, onnx_ops, onnx_state
+from runtime.backends.export import onnx_control, onnx_effects, onnx_ops, onnx_state
 from runtime.backends.export.onnx_emit import (
     OPSET,
     Converter,
@@ -45,19 +47,25 @@ from runtime.backends.export.onnx_emit import (
     UnsupportedOpError,
     where_of,
 )
+from runtime.backends.export.onnx_scan import drop_unused
 from runtime.backends.export.onnx_state import tensor_array_types
 from runtime.ir.graph import Graph
 
 __all__ = ["graph_to_onnx"]
 
-_HANDLERS: dict[str, Handler] = {**onnx_ops.HANDLERS, **onnx_state.HANDLERS, **onnx_control.HANDLERS}
+_HANDLERS: dict[str, Handler] = {
+    **onnx_ops.HANDLERS, **onnx_state.HANDLERS, **onnx_control.HANDLERS, **onnx_effects.HANDLERS,
+}
 
 
 def graph_to_onnx(graph: Graph, output_names: Sequence[str] | None = None, opset: int = OPSET,
-                  name: str | None = None) -> Any:
+                  name: str | None = None, drop_prints: bool = True, dropped: list | None = None) -> Any:
     """An `onnx.ModelProto` computing `graph`: inputs named as the graph's, outputs named
-    `output_names` (default output_0, ...), then `<variable>:new` for each Variable assigned."""
+    `output_names` (default output_0, ...), then `<variable>:new` for each Variable assigned.
+
+    `drop_prints`: leave `print` nodes out (each is appended to `dropped`), or refuse them."""
     c = Converter(opset, _HANDLERS)
+    c.drop_prints = drop_prints
     c.handle_dtypes, c.handle_shapes = tensor_array_types(graph)
     scope = Scope({}, {})
     inputs = []
@@ -85,4 +93,7 @@ def graph_to_onnx(graph: Graph, output_names: Sequence[str] | None = None, opset
     model = c.helper.make_model(onnx_graph, opset_imports=[c.helper.make_opsetid("", opset)],
                                 producer_name="autograph")
     model.ir_version = min(model.ir_version, 9)
+    drop_unused(model, c.keep)
+    if dropped is not None:
+        dropped.extend(c.dropped)
     return model

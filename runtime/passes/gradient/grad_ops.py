@@ -56,6 +56,8 @@ def sum_to(g: Any, like: Any) -> np.ndarray:
     """`g` summed over the dimensions that broadcasting added to `like`'s shape."""
     g = np.asarray(g)
     like = np.asarray(like)
+    if g.dtype.kind == "c" and like.dtype.kind != "c":
+        g = g.real  # a real input's gradient is the real part
     if g.shape != like.shape:
         lead = g.ndim - like.ndim
         axes = tuple(range(lead)) + tuple(

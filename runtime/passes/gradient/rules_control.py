@@ -42,7 +42,7 @@ __all__ = ["differentiate_control", "variables_read"]
 _INT = TensorType(np.dtype(np.int64), ())
 # the taped loop checks that each TensorArray element is written once: the backward loop reads
 # elements from the final array, which must hold what every iteration wrote
-_WRITE_ONCE = {"ta_write": "ta_write_once"}
+_WRITE_ONCE = {"ta_write": "ta_write_once", "ta_scatter": "ta_scatter_once"}
 _BOOL = TensorType(np.dtype(np.bool_), ())
 
 
@@ -175,7 +175,11 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     count = len(body.inputs)
     types = list(node.type)
     counter, trips = counted(node)
-    stacked = [i for i in range(count) if not is_handle(types[i]) and i != counter]
+    stacked = [
+        i for i in range(count)
+        if (not is_handle(types[i]) or _gradient_list(node.inputs[i]) or _gradient_list(body.outputs[i]))
+        and i != counter
+    ]
     carried = [i for i in range(count) if differentiable(types[i])]
     captures = [
         c.attrs["outer"] for c in body.captures.values()
@@ -189,6 +193,33 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     finals, iterations, stacks = _augmented_forward(em, node, stacked, counter, trips)
     return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds,
                           counter)
+
+
+_WRITES = frozenset({"ta_write", "ta_write_once", "ta_scatter", "ta_scatter_once"})
+
+
+def _gradient_list(value: Node, depth: int = 0) -> bool:
+    """Whether a handle is a gradient list (a loop's gradient, differentiated again) rather than a
+    TensorArray. A TensorArray only gains elements, so its final value holds what every iteration
+    wrote; a gradient list is replaced at each iteration, so a loop carrying one stacks it."""
+    if depth > 64:
+        return True  # stacking is always right, only slower
+    op = value.op
+    if op.startswith("grad_list") or op == "fresh_zeros":
+        return True
+    if op in _WRITES:
+        return _gradient_list(value.inputs[0], depth + 1)
+    if op == "capture":
+        return _gradient_list(value.attrs["outer"], depth + 1)
+    if op == "getitem" and value.inputs[0].op in ("cond", "while"):
+        control, index = value.inputs[0], value.attrs["index"]
+        if control.op == "cond":
+            return any(_gradient_list(control.attrs[b].outputs[index], depth + 1) for b in ("true", "false"))
+        body = control.attrs["body"]
+        return index < len(body.outputs) and (
+            _gradient_list(control.inputs[index], depth + 1) or _gradient_list(body.outputs[index], depth + 1)
+        )
+    return False
 
 
 def counted(loop: Node) -> tuple[int | None, int | None]:
@@ -249,8 +280,9 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int
     xs, k, stacks, env = results[id(new_body)]
     sub_em = Emitter(new_body, em.origin)
     at = k if counter is None else xs[counter]
-    pushed = [
-        sub_em.node("ta_write", (s, at, xs[i]), {"dynamic": trips is None, "dtype": types[i].dtype},
+    pushed = [  # a list (dtype object) is pushed as it is, not made an array
+        sub_em.node("ta_write", (s, at, xs[i]),
+                    {"dynamic": trips is None, "dtype": None if is_handle(types[i]) else types[i].dtype},
                     like_handle(), name="push")
         for s, i in zip(stacks, stacked)
     ]

@@ -388,6 +388,8 @@ def _cast(t, node: Node, g: Node) -> Pairs:
     x = node.inputs[0]
     if x.type.dtype.kind not in "fc":
         return []
+    if g.type.dtype.kind == "c" and x.type.dtype.kind != "c":
+        g = t.em.call("real", g)  # a real value made complex: its gradient is the real part
     return [(x, t.em.cast_like(g, x))]
 
 

@@ -22,14 +22,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from runtime.ir.graph import Graph, Node
+from runtime.ir.types import TensorType
 from runtime.passes.gradient.build import Emitter, differentiable, is_float
 from runtime.passes.gradient.errors import not_differentiable
 from runtime.passes.gradient.rules_arrays import ARRAY_RULES, IndexGrad
+from runtime.passes.gradient.rules_linalg import LINALG_RULES
 from runtime.passes.gradient.rules_math import MATH_RULES, PIECEWISE_CONSTANT
+from runtime.passes.gradient.rules_second_order import CONSTANT_HELPERS, SECOND_ORDER_RULES
+from runtime.passes.gradient.rules_spectral import SPECTRAL_RULES, TAKES_COMPLEX_AS_IS
+from runtime.passes.gradient.rules_updates import UPDATE_RULES
 
 __all__ = ["Backprop", "backprop", "variable_of"]
 
 _CONTROL = ("cond", "while")
+RULES = {**MATH_RULES, **ARRAY_RULES, **LINALG_RULES, **SPECTRAL_RULES, **UPDATE_RULES, **SECOND_ORDER_RULES}
+NO_GRADIENT = PIECEWISE_CONSTANT | CONSTANT_HELPERS
 
 
 def variable_of(node: Node) -> Any:
@@ -149,7 +156,7 @@ class Backprop:
             if g is not None:
                 self.add_variable(variable_of(node), g)
             return
-        if op == "getitem" and node.inputs[0].op in _CONTROL:
+        if op == "getitem" and (node.inputs[0].op in _CONTROL or node.inputs[0].op == "py_function"):
             g = self.materialized(node)
             slots = self.grads.setdefault(node.inputs[0], [None] * len(node.inputs[0].type))
             slots[node.attrs["index"]] = self.em.add(slots[node.attrs["index"]], g)
@@ -164,24 +171,58 @@ class Backprop:
                 else:
                     self.add_variable(item, g)
             return
+        if op == "py_function":
+            from runtime.passes.gradient.rules_python import differentiate_py_function
+
+            g = self.grads.get(node) if node.attrs["multiple"] else self.materialized(node)
+            if g is not None and (not node.attrs["multiple"] or any(s is not None for s in g)):
+                for item, contribution in differentiate_py_function(self, node, g):
+                    self.accumulate(item, self.em.cast_like(contribution, item))
+            return
         g = self.materialized(node)
         if g is None:
             return
-        rule = MATH_RULES.get(op) or ARRAY_RULES.get(op)
+        rule = RULES.get(op)
         if rule is None:
-            if op in PIECEWISE_CONSTANT:
+            if op in NO_GRADIENT:
                 return
             raise not_differentiable(node)
+        conjugate = _conjugates(node, g)
+        if conjugate:
+            g = self.em.call("conjugate", g)
         for item, contribution in rule(self, node, g):
             if isinstance(item, Node) and differentiable(item.type):
+                if conjugate:
+                    contribution = self._conjugate(contribution)
                 if not isinstance(contribution, IndexGrad) and is_float(item.type):
+                    if _is_complex(contribution.type) and not _is_complex(item.type):
+                        contribution = self.em.call("real", contribution)  # a real input gets the real part
                     contribution = self.em.cast_like(contribution, item)
                 self.accumulate(item, contribution)
+
+    def _conjugate(self, contribution: Any) -> Any:
+        if isinstance(contribution, IndexGrad):
+            return IndexGrad(self.em.call("conjugate", contribution.g), contribution.index)
+        if _is_complex(contribution.type):
+            return self.em.call("conjugate", contribution)
+        return contribution
+
+
+def _is_complex(type_: Any) -> bool:
+    return isinstance(type_, TensorType) and type_.dtype.kind == "c"
+
+
+def _conjugates(node: Node, g: Node) -> bool:
+    """Whether `node`'s rule, written as a transpose (as for real numbers), needs conjugating around
+    it to give TensorFlow's complex gradient (dL/dRe + i dL/dIm): for a holomorphic op f, g * conj(f')."""
+    if node.op in TAKES_COMPLEX_AS_IS or node.op.startswith(("ta_", "grad_list")):
+        return False
+    return _is_complex(g.type) or any(_is_complex(i.type) for i in node.inputs)
 
 
 def _carries_gradient(node: Node) -> bool:
     """Whether a gradient can flow through `node` (float or TensorArray results; not a piecewise-constant op)."""
-    if node.op in PIECEWISE_CONSTANT:
+    if node.op in NO_GRADIENT and not (node.op == "sign" and any(_is_complex(i.type) for i in node.inputs)):
         return False
     type_ = node.type
     if isinstance(type_, tuple):

@@ -191,3 +191,14 @@ def test_binding_an_item_is_a_copy_of_a_vector_but_a_view_of_a_matrix():
         np.testing.assert_array_equal(got, want)
     with pytest.raises(StagingError, match=r"'y', whose row line \d+ binds to a name"):
         ag.function(item_of)(matrix)
+
+
+def test_a_list_key_is_an_index_array_as_in_numpy():
+    def f(z, v):
+        z = z.copy()
+        z[[0, 1, 1]] = v
+        z[[2]] += 1.0
+        return z
+
+    args = (np.zeros(3), np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(ag.function(f)(*args), f(*args))

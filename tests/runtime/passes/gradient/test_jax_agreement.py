@@ -30,12 +30,22 @@ CASES = {
     "indexing": (lambda np_: lambda a, v: np_.sum(a[1:, ::2] ** 2) + (v[np_.array([0, 3, 3])] ** 3).sum(), A, V),
     "linalg": (lambda np_: lambda a, b: np_.linalg.det(a @ b + 3 * np_.eye(3)) + np_.linalg.norm(a), A, B),
     "where_clip": (lambda np_: lambda a, v: np_.sum(np_.where(a > 0, a, 0.1 * a) * np_.clip(v, -0.5, 0.5)), A, V),
+    "decompositions": (lambda np_: lambda a, b: (
+        np_.sum(np_.linalg.eigvalsh(a @ a.T) * np_.arange(3.0)) + np_.sum(np_.linalg.svd(b, compute_uv=False))
+        + np_.sum(np_.linalg.cholesky(a @ a.T + 3 * np_.eye(3)) ** 2) + np_.sum(np_.abs(np_.linalg.qr(b)[1]))
+        + np_.linalg.slogdet(a @ b + 3 * np_.eye(3))[1] + np_.sum(np_.linalg.pinv(a) ** 2)
+        + np_.sum(np_.linalg.lstsq(b, a[0], rcond=None)[0] ** 2)
+    ), A, B),
+    "fft": (lambda np_: lambda a, v: (
+        np_.sum(np_.abs(np_.fft.fft(v)) ** 2 * np_.arange(4.0)) + np_.sum(np_.fft.irfft(np_.fft.rfft(v) * (1 + 2j)) * v)
+        + np_.sum(np_.abs(np_.fft.fft2(a, s=(2, 5))))
+    ), A, V),
 }
 
 
 # JAX compiles each primitive on first use (seconds per case): the cases with many
 # distinct primitives run with the slow tests
-SLOW = {"linalg", "indexing", "reductions"}
+SLOW = {"linalg", "indexing", "reductions", "decompositions", "fft"}
 
 
 @pytest.mark.parametrize(
