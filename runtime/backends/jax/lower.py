@@ -41,6 +41,7 @@ from typing import Any
 from runtime.backends.jax.control_flow import ControlFlowLowering
 from runtime.backends.jax.effects import CallbackFailure, EffectLowering
 from runtime.backends.jax.gradient_lists import GradientListLowering
+from runtime.backends.jax.gradient_updates import GradientUpdateLowering
 from runtime.backends.jax.gradients import GradientLowering
 from runtime.backends.jax.indexing import IndexLowering
 from runtime.backends.jax.op_calls import OpCallLowering
@@ -60,7 +61,7 @@ __all__ = ["Lowering"]
 
 class Lowering(ControlFlowLowering, TensorArrayLowering, TensorArrayPieceLowering, VariableLowering,
                EffectLowering, IndexLowering, RandomLowering, GradientLowering, GradientListLowering,
-               OpCallLowering):
+               GradientUpdateLowering, OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:

@@ -214,14 +214,14 @@ def _find_element(graph: Graph, node: Node, seen: set) -> tuple[np.dtype, tuple]
         if not any(i is node for i in user.inputs):
             continue
         op = user.op
-        if op == "ta_write" and user.inputs[0] is node:
+        if op in ("ta_write", "ta_write_once") and user.inputs[0] is node:
             shape = user.inputs[2].type.shape
             if shape is not None and None not in shape:
                 return np.dtype(user.attrs["dtype"]), tuple(shape)
             found = _find_element(graph, user, seen)
             if found is not None:
                 return found
-        elif op == "ta_scatter" and user.inputs[0] is node:
+        elif op in ("ta_scatter", "ta_scatter_once") and user.inputs[0] is node:
             shape = user.inputs[2].type.shape
             if shape is not None and len(shape) >= 1 and None not in shape[1:]:
                 return np.dtype(user.attrs["dtype"]), tuple(shape[1:])

@@ -33,6 +33,7 @@ from tests.runtime.backends.jax.test_differential import close_values, same_prin
 from tests.runtime.passes.gradient import test_control_flow_gradients as control  # noqa: E402
 from tests.runtime.passes.gradient.test_fuzzed_programs import _inputs, _loss  # noqa: E402
 from tests.runtime.passes.gradient.test_vjp_rules import ARRAY_CASES, PRODUCTS  # noqa: E402
+from tests.runtime.passes.gradient.test_vjp_updates import CASES as VJP_UPDATES  # noqa: E402
 
 RTOL, ATOL = 1e-9, 1e-12
 _SEED = run_seed()
@@ -76,10 +77,26 @@ REDUCTIONS = {
     "broadcast_sum_to": lambda x: np.sum((x[:1] * x[:, :1] + np.ones((2, 3, 4))) ** 2),
     "cumprod_zeros": lambda x: np.cumprod(x[0] * np.array([1.0, 0.0, 1.0, 1.0])) + np.cumprod(x, axis=None)[-1],
 }
+_S = np.random.default_rng(9).normal(size=(3, 3))
+_SPD = _S @ _S.T + 3 * np.eye(3)
+STAPLES = {  # the linear-algebra and FFT rules (their NumPy functions run on the host under XLA)
+    "eigh": (lambda a: np.linalg.eigh(a @ a.T)[0].sum() + np.sum(np.linalg.eigh(a + a.T)[1][:, 0] ** 2), _S),
+    "svd_qr": (lambda a: np.linalg.svd(a, compute_uv=False).sum() + np.sum(np.linalg.qr(a)[1] ** 2), _S),
+    "cholesky_pinv": (lambda a: np.sum(np.linalg.cholesky(a @ a.T + np.eye(3))) + np.sum(np.linalg.pinv(a)), _S),
+    "lstsq": (lambda a, b: np.sum(np.linalg.lstsq(a, b, rcond=None)[0] ** 2), _SPD, _S[0]),
+    "fft": (lambda x: np.sum(np.abs(np.fft.fft(x)) ** 2) + np.sum(np.abs(np.fft.rfft(x, n=7))), _S[0]),
+}
+UPDATES = {k: v for k, v in VJP_UPDATES.items() if k != "ta_split"}  # unequal pieces: refused on XLA
 CASES = {**{f"array_{k}": v for k, v in ARRAY_CASES.items()},
+         **{f"staple_{k}": v for k, v in STAPLES.items()},
+         **{f"update_{k}": v for k, v in UPDATES.items()},
          **{f"product_{k}": v for k, v in PRODUCTS.items()},
          **{f"reduce_{k}": (v, ARRAY_CASES["abs"][1]) for k, v in REDUCTIONS.items()}}
-REFUSED = {"array_mask"}  # a boolean mask's shape depends on the data: XLA refuses it (forward too)
+REFUSED = {  # what XLA cannot compile, the forward pass included
+    "array_mask": "boolean mask",  # a shape that depends on the data
+    "update_ta_concat": "need one shape",  # elements of different lengths
+    "update_ta_scatter_in_loop": "slice whose bounds are tensors",
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -89,7 +106,7 @@ def test_rules_agree(name):
         rng = np.random.default_rng(len(name))
         args = [rng.normal(size=s) for s in args]
     if name in REFUSED:
-        with pytest.raises(ag.errors.StagingError, match="boolean mask"):
+        with pytest.raises(ag.errors.StagingError, match=REFUSED[name]):
             both(fn, *args)
         return
     assert_same_gradients(fn, *args)
