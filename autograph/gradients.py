@@ -72,7 +72,8 @@ def _gradient_function(f: Callable, argnums: Any, has_aux: bool, with_value: boo
     differentiated.__name__ = f"grad_{name}" if not with_value else f"value_and_grad_{name}"
     differentiated.__qualname__ = differentiated.__name__
     functools.update_wrapper(differentiated, target_fn, assigned=("__module__", "__doc__"), updated=())
-    return function(differentiated, autograph=False)
+    backend = f._backend if isinstance(f, Function) else "numpy"  # grad of a jit_compile=True Function: XLA
+    return function(differentiated, autograph=False, backend=backend)
 
 
 def grad(f: Callable, argnums: int | tuple[int, ...] = 0, has_aux: bool = False) -> Function:

@@ -12,9 +12,12 @@
 "limit" is the same forward and backward pass hand-written in NumPy (the
 forward keeps what the backward needs). JAX, where importable, runs
 `jax.jit(jax.grad(...))` over `lax.scan` with the trip count given (JAX
-cannot reverse-differentiate a while loop). Targets (issue 23): ours within
-2x of the limit on the NumPy backend; with jit_compile=True within 1.5x of
-JAX's (not measured here: the XLA backend does not exist on this branch).
+cannot reverse-differentiate a while loop), and ours runs again with
+`jit_compile=True` (XLA): there the tanh-while loop, whose trip count
+depends on x, is bounded by `ag.set_loop_options(maximum_iterations=100)`
+(its stacks are preallocated to 100 entries; these inputs loop 49 times).
+Targets (issue 23): ours within 2x of the limit on the NumPy backend; with
+jit_compile=True within 1.5x of JAX's.
 """
 
 from __future__ import annotations
@@ -57,6 +60,17 @@ def best_time(fn: Callable[[], Any], repeats: int, min_seconds: float = 0.05) ->
 # -- tanh-while ------------------------------------------------------------------------
 def tanh_while(x):
     while np.max(x) < 3.0:
+        x = x + 0.1 * np.tanh(x)
+    return np.sum(x)
+
+
+TANH_BOUND = 100
+
+
+def tanh_while_bounded(x):
+    """tanh-while for XLA: the gradient's stacks need a bound on the trip count."""
+    while np.max(x) < 3.0:
+        ag.set_loop_options(maximum_iterations=TANH_BOUND)
         x = x + 0.1 * np.tanh(x)
     return np.sum(x)
 
@@ -131,12 +145,12 @@ def rnn_jax(xs, w, u, b):
 
 
 # -- training step ----------------------------------------------------------------------
-def make_training(x, y):
+def make_training(x, y, jit_compile: bool = False):
     rng = np.random.default_rng(1)
     w1 = ag.Variable(rng.normal(size=(16, 32)) * 0.1)
     w2 = ag.Variable(rng.normal(size=(32, 1)) * 0.1)
 
-    @ag.function
+    @ag.function(jit_compile=jit_compile)
     def train_step(x, y):
         with ag.GradientTape() as tape:
             hidden = np.tanh(x @ w1)
@@ -197,28 +211,47 @@ def _jax_available() -> bool:
     return True
 
 
-def CASES(quick: bool) -> list[tuple[str, Callable[[], Any], Callable[[], Any], Callable[[], Any] | None]]:  # noqa: N802
-    """(label, ours, hand-written NumPy, JAX maker or None); each checked to agree before timing."""
+Case = tuple[str, Callable[[], Any], Callable[[], Any], Callable[[], Any] | None, Callable[[], Any] | None]
+
+
+def CASES(quick: bool, xla: bool = False) -> list[Case]:  # noqa: N802
+    """(label, ours, hand-written NumPy, JAX maker or None, ours with jit_compile=True or None);
+    each checked to agree before timing."""
     rng = np.random.default_rng(0)
     cases = []
     for size in (5, 1000):
         x = rng.uniform(0.05, 0.1, size=size)
         grad = ag.grad(tanh_while)
         np.testing.assert_allclose(grad(x), tanh_while_numpy_grad(x), rtol=1e-9)
+        on_xla = _on_xla(ag.grad(ag.function(tanh_while_bounded, jit_compile=True)), (x,), grad(x)) if xla else None
         cases.append((f"tanh-while, {size} floats", lambda g=grad, x=x: g(x), lambda x=x: tanh_while_numpy_grad(x),
-                      lambda x=x: tanh_while_jax(x)))
+                      lambda x=x: tanh_while_jax(x), on_xla))
     steps = 100 if quick else 1000
     xs, w, u, b = rng.normal(size=(steps, 4)), rng.normal(size=(4, 4)) * 0.5, rng.normal(size=(4, 4)) * 0.5, rng.normal(size=4)
     grad = ag.grad(rnn, argnums=(1, 2, 3))
     for got, want in zip(grad(xs, w, u, b), rnn_numpy_grad(xs, w, u, b)):
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+    on_xla = _on_xla(ag.grad(ag.function(rnn, jit_compile=True), argnums=(1, 2, 3)), (xs, w, u, b),
+                     grad(xs, w, u, b)) if xla else None
     cases.append((f"weighted RNN, {steps} steps, 4x4", lambda: grad(xs, w, u, b), lambda: rnn_numpy_grad(xs, w, u, b),
-                  lambda: rnn_jax(xs, w, u, b)))
+                  lambda: rnn_jax(xs, w, u, b), on_xla))
     x, y = rng.normal(size=(256, 16)), rng.normal(size=(256, 1))
     ours, limit, _ = make_training(x, y)
     np.testing.assert_allclose(ours(), limit(), rtol=1e-9)
-    cases.append(("training step, 256x16 -> 32 -> 1", ours, limit, lambda: training_jax(x, y)))
+    on_xla = None
+    if xla:
+        on_xla, _, _ = make_training(x, y, jit_compile=True)
+        np.testing.assert_allclose(on_xla(), make_training(x, y)[0](), rtol=1e-9)
+    cases.append(("training step, 256x16 -> 32 -> 1", ours, limit, lambda: training_jax(x, y), on_xla))
     return cases
+
+
+def _on_xla(grad: Any, args: tuple, expected: Any) -> Callable[[], Any]:
+    """`grad(*args)` on XLA, checked against the NumPy backend's gradients first."""
+    got = grad(*args)
+    for a, b in zip(got if isinstance(got, tuple) else (got,), expected if isinstance(expected, tuple) else (expected,)):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+    return lambda: grad(*args)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -227,17 +260,21 @@ def main(argv: list[str] | None = None) -> None:
     options = parser.parse_args(argv)
     repeats = 1 if options.quick else 5
     jax_ok = _jax_available()
-    print("| case | ours (ag.grad, NumPy backend) | hand-written NumPy | ours / NumPy (target <= 2) | JAX jit | ours / JAX |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for label, ours, limit, jax_maker in CASES(options.quick):
+    print("| case | ours (ag.grad, NumPy backend) | hand-written NumPy | ours / NumPy (target <= 2) | JAX jit "
+          "| ours / JAX | ours, jit_compile=True | XLA / JAX (target <= 1.5) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for label, ours, limit, jax_maker, on_xla in CASES(options.quick, xla=jax_ok):
         t_ours = best_time(ours, repeats)
         t_limit = best_time(limit, repeats)
-        jax_cell, jax_ratio = "not importable", ""
+        jax_cell, jax_ratio, xla_cell, xla_ratio = "not importable", "", "", ""
         if jax_ok and jax_maker is not None:
             t_jax = best_time(jax_maker(), repeats)
             jax_cell, jax_ratio = f"{t_jax * 1e6:.1f} us", f"{t_ours / t_jax:.2f}x"
+            if on_xla is not None:
+                t_xla = best_time(on_xla, repeats)
+                xla_cell, xla_ratio = f"{t_xla * 1e6:.1f} us", f"{t_xla / t_jax:.2f}x"
         print(f"| {label} | {t_ours * 1e6:.1f} us | {t_limit * 1e6:.1f} us | {t_ours / t_limit:.2f}x | "
-              f"{jax_cell} | {jax_ratio} |")
+              f"{jax_cell} | {jax_ratio} | {xla_cell} | {xla_ratio} |")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.backends.jax.gradient_lists import backward_of, counters_from_zero
 from runtime.backends.jax.refusals import _first_line, staging_error_at
 from runtime.backends.jax.values import TensorArrayBuffer, _Collector, _is_static, _shape
 from runtime.ir.graph import Graph, Node
@@ -74,9 +75,10 @@ class ControlFlowLowering:
             for value, inp, before in zip(outputs, body.inputs, values):
                 value = self._loop_value(value, inp, node)
                 if _shape(value) != _shape(before):
+                    taped = backward_of(node)  # a gradient's backward loop: name the loop it reverses
                     raise staging_error_at(
-                        node.origin,
-                        f"the loop variable '{inp.name}' changes shape in this loop (from {_shape(before)} "
+                        node.origin if taped is None else taped.attrs["taped_from"].origin,
+                        f"the {'gradient of a ' if taped is not None else ''}loop variable '{inp.name}' changes shape in this loop (from {_shape(before)} "
                         f"to {_shape(value)}), and XLA needs one shape for every iteration: give it its "
                         f"final shape before the loop (preallocate and write into it, or use a TensorArray "
                         f"of known size), or run this function on the NumPy backend (jit_compile=False).",
@@ -85,6 +87,7 @@ class ControlFlowLowering:
             return tuple(result), tuple(new_state)
 
         counted = self._counted(node, env) if limit is None else None
+        self._known_ranges(node, env, limit if counted is None else counted[1])
         if counted is not None:
             index, trips = counted
             self.ranges[body.inputs[index]] = (0, trips - 1)
@@ -97,21 +100,48 @@ class ControlFlowLowering:
             state[:] = list(new_state)
             return tuple(values)
 
+        # maximum_iterations counts iterations: a loop variable from 0 by 1 already does (a taped loop's)
+        own = counters_from_zero(node) if limit is not None else []
+        own = [k for k in own if np.dtype(body.inputs[k].type.dtype).kind in "iu"
+               and np.iinfo(body.inputs[k].type.dtype).max > limit][:1]
+
         def test(carry: tuple) -> Any:
             values, carried, *iterations = carry
             outputs, _ = self.run_graph(cond, list(values), env, list(carried))
             keep = jnp.asarray(outputs[0]).reshape(()).astype(bool)
-            return keep if limit is None else keep & (iterations[0] < limit)
+            if limit is None:
+                return keep
+            return keep & ((values[own[0]] if own else iterations[0]) < limit)
 
         def loop(carry: tuple) -> tuple:
             values, carried, *iterations = carry
             values, carried = step(values, carried)
             return (values, carried, *(i + 1 for i in iterations))
 
-        counter = () if limit is None else (jnp.int64(0),)  # maximum_iterations counts iterations
+        counter = () if limit is None or own else (jnp.int64(0),)
         values, new_state, *_ = lax.while_loop(test, loop, (tuple(init), tuple(state), *counter))
         state[:] = list(new_state)
         return tuple(values)
+
+    def _known_ranges(self, node: Node, env: dict, bound: int | None) -> None:
+        """The ranges of the counters of a gradient's loops: a taped loop's (it runs at most
+        `bound` times, so a counter from 0 by 1 stays below it) and the backward loop's, which
+        counts the taped loop's iterations down."""
+        body = node.attrs["body"]
+        taped_from = node.attrs.get("taped_from")
+        if taped_from is not None:
+            for k, start in enumerate(node.inputs[: len(body.inputs)]):
+                if start.op == "ta_new" and start not in taped_from.inputs:  # a stack the gradient added
+                    self.stack_writes[body.inputs[k]] = node
+        bound = self.taped_bounds.get(node, bound)  # a bound its stacks found (gradient_lists)
+        if taped_from is not None and bound is not None:
+            self.taped_bounds[node] = bound
+            for k in counters_from_zero(node):
+                self.ranges[body.inputs[k]] = (0, bound - 1)
+            return
+        backward = self.backward_counter(node, env)
+        if backward is not None:
+            self.ranges[body.inputs[0]] = (backward[0], backward[1] - 1)
 
     def _scan(self, node: Node, init: list, state: list, trips: int, stacked: list[int], step: Callable) -> tuple:
         """A counted loop that writes TensorArrays at its counter as `lax.scan`: each such

@@ -112,6 +112,7 @@ class JaxExecutable:
         self._compiled = None  # XLA's executable of `_lowered`, built at the first call it serves
         self._direct = None  # `_compiled`, once a call showed it serves plain calls with nothing else to do
         self._x64 = _enable_x64(jax)
+        self._scalars = tuple(getattr(node.type, "rank", None) == 0 for node in graph.outputs)
         types = [node.type for node in graph.inputs]
         for node in graph.inputs:
             _check_kind(node)
@@ -164,7 +165,9 @@ class JaxExecutable:
                 if value.__class__ is not np.ndarray and not isinstance(value, np.generic):
                     return self._call(args)
             with self._x64(True):
-                return [np.array(o) for o in direct(*args)]
+                outputs = direct(*args)
+            # a 0-d result leaves as a NumPy scalar (the caller takes [()]): no writable copy needed
+            return [np.asarray(o) if scalar else np.array(o) for o, scalar in zip(outputs, self._scalars)]
         return self._call(args)
 
     def _call(self, args: tuple) -> list:

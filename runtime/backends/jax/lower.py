@@ -40,11 +40,15 @@ from typing import Any
 
 from runtime.backends.jax.control_flow import ControlFlowLowering
 from runtime.backends.jax.effects import CallbackFailure, EffectLowering
+from runtime.backends.jax.gradient_lists import GradientListLowering
+from runtime.backends.jax.gradient_updates import GradientUpdateLowering
+from runtime.backends.jax.gradients import GradientLowering
 from runtime.backends.jax.indexing import IndexLowering
 from runtime.backends.jax.op_calls import OpCallLowering
 from runtime.backends.jax.ops import DATA_DEPENDENT
 from runtime.backends.jax.random_draws import RandomLowering
 from runtime.backends.jax.refusals import _check_kind, _first_line, staging_error_at
+from runtime.backends.jax.tensor_array_pieces import TensorArrayPieceLowering
 from runtime.backends.jax.tensor_arrays import TensorArrayLowering
 from runtime.backends.jax.values import TensorArrayBuffer, _register_pytree
 from runtime.backends.jax.variables import VariableLowering, VariableSlot
@@ -55,8 +59,9 @@ from runtime.ops.registry import get_op
 __all__ = ["Lowering"]
 
 
-class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, EffectLowering, IndexLowering,
-               RandomLowering, OpCallLowering):
+class Lowering(ControlFlowLowering, TensorArrayLowering, TensorArrayPieceLowering, VariableLowering,
+               EffectLowering, IndexLowering, RandomLowering, GradientLowering, GradientListLowering,
+               GradientUpdateLowering, OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:
@@ -72,6 +77,8 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
         self.var_index = {id(slot.ref()) if slot.ref() is not None else id(slot.ref): i
                           for i, slot in enumerate(variables)}
         self.ranges: dict[Node, tuple[int, int]] = {}  # loop counters with a known range
+        self.taped_bounds: dict[Node, int] = {}  # taped loops (gradients) -> most iterations they run
+        self.stack_writes: dict[Node, Node] = {}  # a taped loop body's stack inputs -> the loop
         self._functions: dict[str, Callable[..., Any]] = {}
 
     # -- entry ------------------------------------------------------------
@@ -86,6 +93,8 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, VariableLowering, Effec
         def run(*flat: Any) -> list:
             self.initialized = list(initialized)
             self.ranges = {}
+            self.taped_bounds = {}
+            self.stack_writes = {}
             outputs, state = self.run_graph(self.graph, list(flat[:count]), {}, list(flat[count:]))
             results = []
             for node, value in zip(self.graph.outputs, outputs):

@@ -53,6 +53,14 @@ class OpCallLowering:
         folded = self._fold(node, values)
         if folded is not _NOT_FOLDED:
             return folded
+        if node.op == "linalg_lstsq" and resolve_call(values, node.attrs)[1].get("index") == 1:
+            raise staging_error_at(
+                node.origin,
+                "np.linalg.lstsq's residuals are empty or not, depending on the rank of `a`, which XLA "
+                "cannot know before the graph runs; compute them from the solution, as "
+                "np.sum((a @ x - b) ** 2, axis=0), or run this function on the NumPy backend "
+                "(jit_compile=False).",
+            )
         fn = self._functions.get(node.op)
         if fn is None:
             fn = counterpart(spec, self.jnp)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from runtime.ops.decompositions import DECOMPOSITIONS
 from runtime.ops.registry import Op
 
 __all__ = ["counterpart", "DATA_DEPENDENT", "COMMON_DTYPE_EXEMPT"]
@@ -65,7 +66,22 @@ def counterpart(op: Op, jnp: Any) -> Callable[..., Any] | None:
         if found is None:
             return _one_output(part, target)
         target = found
-    return target if callable(target) else None
+    if not callable(target):
+        return None
+    return _indexed(target) if op.name in _MULTI_OUTPUT else target
+
+
+_MULTI_OUTPUT = frozenset(f"linalg_{name}" for name in DECOMPOSITIONS)
+
+
+def _indexed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A decomposition's op (np.linalg.eigh, svd, qr, ...): one result of several, by its `index`."""
+
+    def one(*args: Any, index: int | None = None, **kwargs: Any) -> Any:
+        result = fn(*args, **kwargs)
+        return result if index is None else result[index]
+
+    return one
 
 
 # NumPy folds these in an order of its own on contiguous 1-d input (np.power.reduce([2., 3., 2.])

@@ -21,7 +21,10 @@ class TensorArrayLowering:
     """The TensorArray ops of `Lowering` (it provides graph, jnp, lax, ranges, check and conform)."""
 
     def _op_ta_new(self, node: Node, values: list, state: list) -> Any:
-        if node.attrs.get("dynamic"):
+        stack = self.stack_size(node) if node.attrs.get("dynamic") else None
+        if stack is not None:
+            values = [np.int64(stack)]  # a differentiated loop's stack: as long as the loop runs
+        elif node.attrs.get("dynamic"):
             raise staging_error_at(
                 node.origin,
                 "a TensorArray with dynamic_size=True grows while the graph runs, and XLA needs its "
@@ -47,7 +50,7 @@ class TensorArrayLowering:
     def _op_ta_unstack(self, node: Node, values: list, state: list) -> Any:
         items = self.jnp.asarray(values[0]).astype(node.attrs["dtype"])
         size = items.shape[0]
-        return TensorArrayBuffer(items, self.jnp.ones((size,), bool), size)
+        return TensorArrayBuffer(items, np.ones((size,), bool), size)  # static: every element written
 
     def _op_ta_write(self, node: Node, values: list, state: list) -> Any:
         buffer, index, value = values
@@ -73,8 +76,13 @@ class TensorArrayLowering:
 
             self.check(ok, fail, node, index)
         value = jnp.asarray(value).astype(buffer.items.dtype)
-        if value.shape != buffer.items.shape[1:]:
-            value = jnp.broadcast_to(value, buffer.items.shape[1:])
+        element = tuple(buffer.items.shape[1:])
+        if value.shape != element:
+            if not _broadcasts(tuple(value.shape), element):
+                raise self.element_shape_error(node, tuple(value.shape), element)
+            value = jnp.broadcast_to(value, element)
+        if size == 0:  # never written where the graph runs: the check above fails first
+            return buffer
         lax = self.lax  # in bounds (checked above): an in-place update, not a scatter
         items = lax.dynamic_update_index_in_dim(buffer.items, value, index, 0)
         written = lax.dynamic_update_index_in_dim(buffer.written, jnp.ones((), bool), index, 0)
@@ -86,13 +94,22 @@ class TensorArrayLowering:
             raise staging_error_at(node.origin, "this TensorArray is read but never written")
         size = buffer.size
         known = self.ranges.get(node.inputs[1])
-        if not (known is not None and 0 <= known[0] and known[1] < size):
-            ok = (index >= 0) & (index < size) & buffer.written[self.jnp.clip(index, 0, max(size - 1, 0))]
+        in_bounds = known is not None and 0 <= known[0] and known[1] < size
+        written = buffer.written
+        # a dense read (of an unstacked array, or a gradient's stack) finds every element written
+        every = node.attrs.get("dense") or (_is_static(written) and bool(np.all(written)))
+        if not (in_bounds and every):
+            jnp = self.jnp
+            ok = jnp.asarray(written)[jnp.clip(index, 0, max(size - 1, 0))] if not every else True
+            if not in_bounds:
+                ok = (index >= 0) & (index < size) & ok
 
             def fail(i: Any) -> None:
                 raise InvalidArgumentError(f"TensorArray element {int(np.asarray(i))} was read before it was written")
 
             self.check(ok, fail, node, index)
+        if size == 0:  # never read where the graph runs: the check above fails first
+            return self.conform(self.jnp.zeros(buffer.items.shape[1:], buffer.items.dtype), node.type)
         return self.conform(buffer.items[index], node.type)
 
     def _op_ta_stack(self, node: Node, values: list, state: list) -> Any:
@@ -163,9 +180,30 @@ class TensorArrayLowering:
         return np.int64(values[0].size)
 
 
+def _broadcasts(shape: tuple, element: tuple) -> bool:
+    """Whether a value of `shape` broadcasts to `element` (what a write may store)."""
+    if len(shape) > len(element):
+        return False
+    return all(a in (1, b) for a, b in zip(shape[::-1], element[::-1]))
+
+
 def _element_type(graph: Graph, node: Node) -> tuple[np.dtype, tuple] | None:
-    """The dtype and element shape of the TensorArray whose handle is `node`, from what uses it."""
-    return _find_element(graph, node, set())
+    """The dtype and element shape of the TensorArray whose handle is `node`, from what uses it
+    (in the graph, perhaps a loop body or branch inside `graph`, that holds it)."""
+    owner = _owner(graph, node)
+    return None if owner is None else _find_element(owner, node, set())
+
+
+def _owner(graph: Graph, node: Node) -> Graph | None:
+    if any(n is node for n in graph.nodes):
+        return graph
+    for user in graph.nodes:
+        for value in user.attrs.values():
+            if isinstance(value, Graph):
+                found = _owner(value, node)
+                if found is not None:
+                    return found
+    return None
 
 
 def _find_element(graph: Graph, node: Node, seen: set) -> tuple[np.dtype, tuple] | None:
@@ -176,10 +214,17 @@ def _find_element(graph: Graph, node: Node, seen: set) -> tuple[np.dtype, tuple]
         if not any(i is node for i in user.inputs):
             continue
         op = user.op
-        if op == "ta_write" and user.inputs[0] is node:
+        if op in ("ta_write", "ta_write_once") and user.inputs[0] is node:
             shape = user.inputs[2].type.shape
             if shape is not None and None not in shape:
                 return np.dtype(user.attrs["dtype"]), tuple(shape)
+            found = _find_element(graph, user, seen)
+            if found is not None:
+                return found
+        elif op in ("ta_scatter", "ta_scatter_once") and user.inputs[0] is node:
+            shape = user.inputs[2].type.shape
+            if shape is not None and len(shape) >= 1 and None not in shape[1:]:
+                return np.dtype(user.attrs["dtype"]), tuple(shape[1:])
             found = _find_element(graph, user, seen)
             if found is not None:
                 return found

@@ -103,12 +103,13 @@ class Emitter:
 
     def zeros_like(self, like: Node) -> Node:
         if is_handle(like.type):
-            return self.empty_list()
+            return self.empty_list(like)
         return self.call("zeros_like", like)
 
-    def empty_list(self) -> Node:
-        """The zero gradient of a TensorArray: no element has a gradient yet."""
-        return self.node("grad_list_new", (), {}, like_handle())
+    def empty_list(self, handle: Node | None = None) -> Node:
+        """The zero gradient of the TensorArray `handle`: no element has a gradient yet (the
+        handle tells a backend that preallocates, XLA, the gradient's size and element shape)."""
+        return self.node("grad_list_new", () if handle is None else (handle,), {}, like_handle())
 
     def add(self, a: Node | None, b: Node | None) -> Node | None:
         """a + b where None is zero."""

@@ -280,7 +280,8 @@ def norm_grad(g: Any, x: Any, y: Any, axis: Any, keepdims: bool) -> np.ndarray:
 
 
 # -- TensorArray gradients: lists of element gradients (None: zero) ----------------
-def grad_list_new() -> list:
+def grad_list_new(*handle: Any) -> list:
+    """An empty gradient list; `handle`, the TensorArray it is the gradient of, sizes it on XLA."""
     return []
 
 

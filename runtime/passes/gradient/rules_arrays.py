@@ -229,7 +229,7 @@ def _ta_write(t, node: Node, g: Node) -> Pairs:
 
 def _ta_read(t, node: Node, g: Node) -> Pairs:
     handle, index = node.inputs
-    return [(handle, t.em.node("grad_list_put", (t.em.empty_list(), index, g), {}))]
+    return [(handle, t.em.node("grad_list_put", (t.em.empty_list(handle), index, g), {}))]
 
 
 def _ta_stack(t, node: Node, g: Node) -> Pairs:

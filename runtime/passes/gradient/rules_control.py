@@ -119,7 +119,7 @@ def _assigns(node: Node) -> list[Node]:
 def _zeros(em: Emitter, like: Node) -> Node:
     """A new zero gradient for `like` that nothing else holds."""
     if is_handle(like.type):
-        return em.node("grad_list_new", (), {}, like_handle())
+        return em.empty_list(like)
     return em.node("fresh_zeros", (like,), {})
 
 

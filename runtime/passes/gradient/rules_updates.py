@@ -63,7 +63,7 @@ def _setitem(t, node: Node, g: Node) -> Pairs:
 
 def _ta_gather(t, node: Node, g: Node) -> Pairs:
     handle, indices = node.inputs
-    return [(handle, t.em.node("grad_list_put_rows", (t.em.empty_list(), indices, g), {}, like_handle()))]
+    return [(handle, t.em.node("grad_list_put_rows", (t.em.empty_list(handle), indices, g), {}, like_handle()))]
 
 
 def _ta_scatter(t, node: Node, g: Node) -> Pairs:
