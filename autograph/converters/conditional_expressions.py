@@ -39,12 +39,15 @@ class _IfExps:
 
     def if_exp(self, node: gast.IfExp) -> gast.expr:
         """The call for `node`, whose operands are rewritten already (nested ones too)."""
-        if binds_or_suspends([node.body, node.orelse]):
+        inner = self.chains.pop(id(node.orelse), None)
+        # a chain's rest was checked when it was made: walking it again at every arm is quadratic
+        if binds_or_suspends([node.body] if inner is not None else [node.body, node.orelse]):
             return node
         self.ctx.lazy_operands = True
         text = RETURNED if id(node) in self.ctx.returned else gast.unparse(node.test).strip()
         within = self.ctx.within_of(node)
-        inner = self.chains.pop(id(node.orelse), None)
+        if binds_or_suspends([node.test]):  # a flat chain would move the test into a lambda: nested, and no chain
+            return self._nested(node, text, within)
         if inner is not None and inner[1] is None:  # the rest of the chain is flat already: add this arm
             call = inner[0]
             arm = [_lazy(node.test), _lazy(node.body), constant(text)]
@@ -62,18 +65,25 @@ class _IfExps:
                 new.args += [_lazy(test), _lazy(body), constant(arm_text)]
             new.args.append(_lazy(last))
             arms = None
+            if within is not None:
+                new.keywords.append(within_keyword(within))
+            inherit_location(new, node)
         else:
-            new = replace_expr(
-                "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
-                test=node.test,
-                body=node.body,
-                orelse=node.orelse,
-                text=constant(text),
-            )
+            new = self._nested(node, text, within)
+        self.chains[id(new)] = (new, arms, last)
+        return new
+
+    def _nested(self, node: gast.IfExp, text: str, within: tuple | None) -> gast.Call:
+        new = replace_expr(
+            "ag__.if_exp(test, lambda: body, lambda: orelse, text)",
+            test=node.test,
+            body=node.body,
+            orelse=node.orelse,
+            text=constant(text),
+        )
         if within is not None:
             new.keywords.append(within_keyword(within))
         inherit_location(new, node)
-        self.chains[id(new)] = (new, arms, last)
         return new
 
 
