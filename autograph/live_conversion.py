@@ -21,6 +21,7 @@ import gast
 
 from autograph.converters.context import Options
 from autograph.pipeline import Generated, Settings, collection_paused, convert_node, generate
+from autograph.source.deep import retry_deep, run_deep
 from autograph.source.loader import (
     FACTORY_LINES,
     LoadedCode,
@@ -28,7 +29,6 @@ from autograph.source.loader import (
     compile_function,
     unique_filename,
 )
-from autograph.source.deep import retry_deep, run_deep
 from autograph.source.nesting import too_deep_error
 from autograph.source.origins import LineOrigins
 from autograph.source.parsing import parse_function, strip_decorators

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
@@ -51,11 +52,7 @@ def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None) -> obje
         for index in range(start, len(arms) - 1, 3):
             cond = arms[index]()
             if is_staged(cond):
-                rest = index + 3
-
-                def if_false() -> object:
-                    return _chain_from(arms, rest, within)
-
+                if_false = functools.partial(_chain_from, arms, index + 3, within)
                 return if_exp(cond, arms[index + 1], if_false, arms[index + 2], within=within)
             if cond:
                 return arms[index + 1]()

@@ -14,6 +14,7 @@ the first Tensor stages a cond whose branch holds the rest of the chain.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
@@ -93,7 +94,7 @@ def _chain(
                 rest = operands[index + 1 :]
                 if not rest:
                     return operator(value, operand, within=within)
-                return operator(value, lambda: operator(operand(), *rest, within=within), within=within)
+                return operator(value, functools.partial(_rest, operator, operand, rest, within), within=within)
             if bool(value) is stops_on:
                 return value
             value = operand()
@@ -101,3 +102,8 @@ def _chain(
         note_user_code(error)
         raise
     return value
+
+
+def _rest(operator: Callable[..., object], first: Callable[[], object], rest: tuple, within: tuple[str, int] | None) -> object:
+    """The chain after a Tensor operand: traced inside its cond's branch."""
+    return operator(first(), *rest, within=within)
