@@ -117,7 +117,7 @@ def test_nested_calls_convert_or_fail_naming_the_line(tmp_path):
     with pytest.raises(ag.errors.ConversionError, match=r"deep_module.py:4") as caught:
         ag.convert(namespace["f"])
     assert "assign parts of it to variables" in str(caught.value)
-    _check_python_mode(tmp_path, _calls, 60)
+    _check_python_mode(tmp_path, _calls, 95)
 
 
 @pytest.mark.parametrize("n", [150, pytest.param(450, marks=pytest.mark.slow)])
