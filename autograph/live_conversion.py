@@ -11,6 +11,7 @@ its conversion; every conversion registers its generated file's source map.
 
 from __future__ import annotations
 
+import dataclasses
 import linecache
 import threading
 import types
@@ -20,6 +21,7 @@ import gast
 
 from autograph.converters.context import Options
 from autograph.pipeline import Generated, Settings, collection_paused, convert_node, generate
+from autograph.source.deep import retry_deep, run_deep
 from autograph.source.loader import (
     FACTORY_LINES,
     LoadedCode,
@@ -27,6 +29,7 @@ from autograph.source.loader import (
     compile_function,
     unique_filename,
 )
+from autograph.source.nesting import too_deep_error
 from autograph.source.origins import LineOrigins
 from autograph.source.parsing import parse_function, strip_decorators
 from autograph.source.resolution import LiveNames
@@ -66,6 +69,28 @@ def load_converted(func: types.FunctionType, options: Options) -> LoadedCode:
 
 
 def _load(func: types.FunctionType, options: Options) -> LoadedCode:
+    """`_load_once`, retried on a deep stack for deeply nested code (a conversion is pure).
+
+    What no stack holds (brackets nested past Python's tokenizer, its
+    parser's stack) is a ConversionError at the user's deepest line.
+    """
+    try:
+        return retry_deep(lambda: _load_once(func, options))
+    except (RecursionError, MemoryError, _GeneratedSyntaxError) as error:
+        cause = error.__cause__ if isinstance(error, _GeneratedSyntaxError) else error
+        raise run_deep(lambda: _too_deep(func, cause)) from None
+
+
+class _GeneratedSyntaxError(Exception):
+    """Python refused to compile the converted text (brackets nested past its tokenizer's 200)."""
+
+
+def _too_deep(func: types.FunctionType, error: BaseException):
+    parsed = parse_function(func)
+    return too_deep_error(func.__qualname__, parsed.filename, parsed.node, parsed.first_line, error)
+
+
+def _load_once(func: types.FunctionType, options: Options) -> LoadedCode:
     code = func.__code__
     parsed = parse_function(func)
     names = LiveNames(func)
@@ -85,9 +110,27 @@ def _load(func: types.FunctionType, options: Options) -> LoadedCode:
     convert_node(node, settings)
     generated = generate(node)
     filename = unique_filename(parsed.filename, func.__qualname__)
-    loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename, generated.continued)
+    try:
+        loaded = compile_function(generated.source, code.co_name, code.co_freevars, filename, generated.continued)
+    except SyntaxError as error:
+        if "too many" not in error.msg and "too complex" not in error.msg:
+            raise  # our own bug, reported as it is
+        raise _GeneratedSyntaxError() from error  # nested past Python's own limits: the user's line to split
     register_source_map(filename, source_map(generated, settings, func.__qualname__, filename))
+    if staged_nesting_bound(generated.source) > DEEP_TRACE:
+        loaded = dataclasses.replace(loaded, deep=True)
     return loaded
+
+
+# more possibly nested staged constructs than this: traced on a deep stack. A staged if
+# costs about a dozen frames of the trace, so the default limit holds some 80 nested
+DEEP_TRACE = 40
+
+
+def staged_nesting_bound(source: str) -> int:
+    """At most how deeply the staged constructs of converted `source` can nest when traced:
+    one level per control-flow call, lazy operand or helper function."""
+    return source.count("ag__.") + source.count("lambda") + source.count("def ")
 
 
 def convert_live(func: types.FunctionType, options: Options, namespace: object) -> types.FunctionType:

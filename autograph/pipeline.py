@@ -59,6 +59,7 @@ from autograph.converters.context import Context, Options
 from autograph.converters.expression_scope import rewrite_expressions
 from autograph.source.emitter import emit
 from autograph.source.naming import Namespace
+from autograph.source.nesting import too_deep_error
 from autograph.source.parsing import parse_source
 from autograph.source.resolution import StaticNames
 from runtime.ir.errors import ConversionError
@@ -316,6 +317,7 @@ def convert_source(
                 kind = _kind_kept(node)
                 result = ConvertedFunction(node.name, qualname, result.lineno, "", kept=kind)
             results.append(result)
+            node.body = [gast.Pass()]  # its converted tree is done with: memory stays per function
     return results
 
 
@@ -345,9 +347,21 @@ def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> C
             raise ctx.error(node, f"cannot convert async function {node.name!r}", "async def is not supported", "make it a plain def")
         node.decorator_list = [d for d in node.decorator_list if not settings.is_ours(d)]
         convert_node(node, settings)
-        return ConvertedFunction(node.name, qualname, lineno, generate(node).source)
+        source = generate(node).source
+        if source.count("(") > _BRACKETS:  # maybe nested past what Python's tokenizer takes: try it
+            compile(source, settings.filename, "exec", dont_inherit=True)
+        return ConvertedFunction(node.name, qualname, lineno, source)
     except ConversionError as error:
         return ConvertedFunction(node.name, qualname, lineno, "", error)
+    except (RecursionError, MemoryError, SyntaxError) as error:  # see autograph.source.deep
+        if isinstance(error, SyntaxError) and "too many" not in error.msg and "too complex" not in error.msg:
+            raise
+        error = too_deep_error(qualname, settings.filename, node, settings.first_line, error)
+        return ConvertedFunction(node.name, qualname, lineno, "", error)
+
+
+# Python's tokenizer nests at most 200 brackets
+_BRACKETS = 190
 
 
 def _top_functions(module: gast.Module, prefix: str = ""):

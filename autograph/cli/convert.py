@@ -25,6 +25,7 @@ from autograph.cli.module_output import build_module
 from autograph.cli.progress import Progress
 from autograph.cli.source_file import SourceError, SourceFile, parse_source, read_source
 from autograph.display import highlight_terminal, use_color
+from autograph.source.deep import run_deep
 from runtime.ir.errors import AutographError
 
 __all__ = ["ConvertOptions", "run_convert"]
@@ -66,6 +67,34 @@ def run_convert(
     options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str], stderr: IO[str]
 ) -> int:
     """Convert every file of `options`; 0 if all went well, 1 if anything failed."""
+    refused = _output_is_input(options)
+    if refused is not None:
+        stderr.write(refused + "\n")
+        return 2
+    # on a deep stack: code as deeply nested as Python parses converts (autograph.source.deep)
+    return run_deep(lambda: _run_convert(options, stdin, stdout, stderr))
+
+
+def _output_is_input(options: ConvertOptions) -> str | None:
+    """The refusal when `--output` names an input file: writing it would overwrite the source."""
+    if options.output is None:
+        return None
+    for path in options.files:
+        if path == "-":
+            continue
+        target = options.output
+        if len(options.files) > 1 or os.path.isdir(target):
+            target = os.path.join(target, os.path.basename(path))
+        same = os.path.exists(target) and os.path.exists(path) and os.path.samefile(target, path)
+        if same or os.path.abspath(target) == os.path.abspath(path):
+            return (
+                f"autograph convert: --output {options.output} would overwrite the input {path}; "
+                f"write the converted module to another file (for example --output converted_{os.path.basename(path)})"
+            )
+    return None
+
+
+def _run_convert(options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str], stderr: IO[str]) -> int:
     convert_source: ConvertSource | None = None
     streams = _Streams(stdin, stdout, stderr, Progress(stderr, len(options.files)))
     failed = False
@@ -76,13 +105,20 @@ def run_convert(
         streams.progress.step(index, path)
         try:
             source = read_source(path, stdin)
-            tree = parse_source(source)
+            _check_size(source)
+            parse_source(source)  # the syntax check; the tree is made again after conversion, to
+            # hold one file's tree at a time, not the CLI's and the converter's together
         except SourceError as error:
             _say(streams, stderr, str(error))
             failed = True
             continue
         convert_source = convert_source or load_converter()
-        outcome = _convert_file(source, tree, options, convert_source, streams)
+        try:
+            outcome = _convert_file(source, options, convert_source, streams)
+        except MemoryError:
+            _say(streams, stderr, _out_of_memory(source))
+            failed = True
+            continue
         failed |= outcome.failed
         converted_total += outcome.converted
         failures += outcome.failures
@@ -94,6 +130,28 @@ def run_convert(
         total = converted_total + failures
         stderr.write(f"{converted_total} of {_functions(total)} convert cleanly\n")
     return 1 if failed else 0
+
+
+# the largest file converted: about 100 MB of memory per MB of source (a module of small
+# functions, see docs/cli.md), so a larger file is refused before it exhausts memory
+MAX_SOURCE_BYTES = 32 * 1024 * 1024
+
+
+def _check_size(source: SourceFile) -> None:
+    size = len(source.text)
+    if size > MAX_SOURCE_BYTES:
+        raise SourceError(
+            f"{source.path}:1: the file is {size / 2**20:.1f} MiB; autograph convert takes files of up to "
+            f"{MAX_SOURCE_BYTES // 2**20} MiB (converting needs about 100 MB of memory per MB). Split the "
+            f"module, or convert the functions you need with --function NAME"
+        )
+
+
+def _out_of_memory(source: SourceFile) -> str:
+    return (
+        f"{source.path}:1: out of memory converting this file ({len(source.text) / 2**20:.1f} MiB). Split "
+        f"the module, or convert the functions you need with --function NAME"
+    )
 
 
 def _functions(count: int) -> str:
@@ -117,8 +175,7 @@ class _Outcome:
 
 
 def _convert_file(
-    source: SourceFile, tree: Any, options: ConvertOptions,
-    convert_source: ConvertSource, streams: _Streams,
+    source: SourceFile, options: ConvertOptions, convert_source: ConvertSource, streams: _Streams,
 ) -> _Outcome:
     names = options.functions or None
     try:
@@ -126,6 +183,7 @@ def _convert_file(
     except AutographError as error:  # the file as a whole cannot be converted
         _say(streams, streams.stderr, failure_message(source.path, _FileFailure(error)))
         return _Outcome(0, True, 1)
+    tree = parse_source(source)
     failed = _report_missing(source, tree, names, results, streams)
     for result in results:
         if result.kept:

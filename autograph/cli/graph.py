@@ -22,7 +22,9 @@ from typing import IO, Any
 
 import numpy as np
 
-__all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError"]
+from runtime.ir.subgraphs import walk
+
+__all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError", "node_count"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*$")
 _KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
@@ -101,8 +103,17 @@ def run_graph(options: GraphOptions, stdout: IO[str], stderr: IO[str]) -> int:
     data = dot_text.encode("utf-8") if fmt == "dot" else render(dot_text, fmt)
     with open(options.output, "wb") as handle:
         handle.write(data)
-    stderr.write(f"wrote {options.output} ({len(graph.nodes)} nodes)\n")
+    stderr.write(f"wrote {options.output} ({node_count(graph)})\n")
     return 0
+
+
+def node_count(graph: Any) -> str:
+    """How many nodes the drawing holds: the graph's and its subgraphs' (a cond's branches, a loop's body)."""
+    graphs = walk(graph)
+    total = sum(len(g.nodes) for g in graphs)
+    if len(graphs) == 1:
+        return f"{total} nodes"
+    return f"{total} nodes, {len(graph.nodes)} at the top level and {total - len(graph.nodes)} in {len(graphs) - 1} subgraphs"
 
 
 def _format(output: str | None) -> str:

@@ -15,6 +15,8 @@ import tokenize
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from autograph.source.deep import retry_deep
+
 __all__ = ["SourceFile", "SourceError", "read_source", "decode_source", "parse_source"]
 
 STDIN_NAME = "<stdin>"
@@ -79,9 +81,21 @@ def decode_source(data: bytes, path: str) -> tuple[str, str]:
 
 
 def parse_source(source: SourceFile) -> ast.Module:
-    """The module's AST; a syntax error becomes `file:line: syntax error ...`."""
+    """The module's AST; a syntax error becomes `file:line: syntax error ...`.
+
+    Code nested deeper than the default recursion limit lets `ast.parse` build
+    its tree is parsed again on a deep stack (autograph.source.deep); what
+    still fails (RecursionError, MemoryError: "too complex") is a SourceError.
+    """
     try:
-        return ast.parse(source.text, filename=source.path)
+        return retry_deep(lambda: ast.parse(source.text, filename=source.path))
+    except (RecursionError, MemoryError) as error:
+        raise SourceError(
+            f"{source.path}:1: cannot parse: Python's parser ran out of "
+            f"{'recursion depth' if isinstance(error, RecursionError) else 'memory'} on this file "
+            f"({str(error) or type(error).__name__}). Split its most deeply nested expression or "
+            f"statement (assign parts of it to variables), or split the file."
+        ) from None
     except SyntaxError as error:
         line = error.lineno or 1
         message = f"{source.path}:{line}: syntax error: {error.msg}"

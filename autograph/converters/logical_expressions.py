@@ -4,6 +4,13 @@
     not a          ->  ag__.not_(a)
     a < b < c      ->  ag__.and_(a < b, lambda: b < c)
 
+Each nested call is one bracket deeper, and Python's tokenizer nests 200 at
+most, while Python accepts chains of thousands of operands: a chain longer
+than `NESTED_CHAIN` operands is one flat call, `ag__.and_(a, lambda: b,
+lambda: c, ...)`, which the operator evaluates left to right with the same
+short circuit. A run of `not`s is one or two calls: `not not not a` is
+`not a` (`not` returns a bool, whose double negation is itself).
+
 The left operand is evaluated before the call, as Python evaluates it first;
 the right one is a lambda, called only when Python would evaluate it.
 
@@ -25,7 +32,9 @@ from autograph.converters.expression_scope import Rewrite, binds_or_suspends, re
 from autograph.source.origins import inherit_location
 from autograph.source.templates import replace_expr
 
-__all__ = ["rewrites", "transform"]
+__all__ = ["NESTED_CHAIN", "rewrites", "transform"]
+
+NESTED_CHAIN = 10  # longer and/or chains and comparison chains are one flat call
 
 _FUNCTIONS = {gast.And: "ag__.and_", gast.Or: "ag__.or_"}
 
@@ -41,15 +50,29 @@ class _Logical:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        # id of a not_ call made -> (the call, kept alive so its id stays its own; operand; how many nots)
+        self.nots: dict[int, tuple[gast.expr, gast.expr, int]] = {}
 
     def _calls(self, node: gast.expr, template: str, values: list[gast.expr]) -> gast.expr:
         """`values` folded from the right into nested calls of `template`, each naming `node`'s try/with."""
         within = self.ctx.within_of(node)
+        if len(values) > NESTED_CHAIN:
+            return self._flat_call(node, template.split("(", 1)[0], values, within)
         result = values[-1]
         for value in reversed(values[:-1]):
             result = replace_expr(template, a=value, b=result)
             if within is not None:
                 result.keywords.append(within_keyword(within))
+        inherit_location(result, node)
+        return result
+
+    def _flat_call(self, node: gast.expr, function: str, values: list[gast.expr], within: tuple | None) -> gast.expr:
+        """`function(a, lambda: b, lambda: c, ...)`: a long chain as one call, one bracket deep."""
+        result = replace_expr(f"{function}(a, lambda: b)", a=values[0], b=values[1])
+        for value in values[2:]:
+            result.args.append(replace_expr("lambda: b", b=value))
+        if within is not None:
+            result.keywords.append(within_keyword(within))
         inherit_location(result, node)
         return result
 
@@ -62,7 +85,13 @@ class _Logical:
     def unary_op(self, node: gast.UnaryOp) -> gast.expr:
         if not isinstance(node.op, gast.Not):
             return node
-        new = replace_expr("ag__.not_(a)", a=node.operand)
+        _, operand, count = self.nots.pop(id(node.operand), (None, node.operand, 0))
+        count += 1
+        if count > 2:  # `not not not a` is `not a`: bool(a) is taken once either way
+            new = replace_expr("ag__.not_(ag__.not_(a))" if count % 2 == 0 else "ag__.not_(a)", a=operand)
+        else:
+            new = replace_expr("ag__.not_(a)", a=node.operand)
+        self.nots[id(new)] = (new, operand, count)
         inherit_location(new, node)
         return new
 

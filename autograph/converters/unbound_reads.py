@@ -124,7 +124,7 @@ class _Wrap(Transformer):
         return self.visit(arg)
 
 
-_LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp"})
+_LAZY_OPERATORS = frozenset({"and_", "or_", "if_exp", "if_exp_chain"})
 
 
 def _checked(name: gast.Name) -> gast.expr:

@@ -49,6 +49,7 @@ class LoadedCode:
     code: types.CodeType
     filename: str
     source: str  # the converted function's source, as to_code shows it
+    deep: bool = False  # its staged constructs may nest deeper than the default stack holds (see deep)
 
 
 def unique_filename(user_file: str, qualname: str) -> str:
@@ -133,4 +134,6 @@ def bind_function(loaded: LoadedCode, original: types.FunctionType, namespace: o
     new.__doc__ = original.__doc__
     new.__annotations__ = original.__annotations__
     new.__autograph_converted_from__ = original
+    if loaded.deep:
+        new.__autograph_deep__ = True  # traced on a deep stack (autograph.tracing.trace)
     return new

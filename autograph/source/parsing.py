@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 import gast
 
+from autograph.source.deep import in_deep_thread
 from autograph.source.diagnostics import conversion_error, no_source_error, source_changed_error
+from autograph.source.nesting import resource_reason
 from autograph.source.translation import to_gast
 from runtime.ir.errors import ConversionError
 
@@ -69,8 +71,24 @@ def _def_node(module: ast.Module | gast.Module, added: int) -> ast.AST | None:
 
 
 def parse_source(text: str, filename: str) -> gast.Module:
-    """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
-    return to_gast(_parse_ast(text, filename))
+    """gast.parse, with a SyntaxError turned into a ConversionError naming the file.
+
+    Out of recursion depth (or the parser's memory) on a deep stack already
+    (autograph.source.deep) it is a ConversionError too; elsewhere the caller
+    retries on one.
+    """
+    try:
+        return to_gast(_parse_ast(text, filename))
+    except (RecursionError, MemoryError) as error:
+        if isinstance(error, RecursionError) and not in_deep_thread():
+            raise
+        raise conversion_error(
+            f"cannot parse the source of {filename}: it is nested too deeply",
+            filename,
+            1,
+            resource_reason(error),
+            "split its most deeply nested expression or statement (assign parts of it to variables)",
+        ) from None
 
 
 def _parse_ast(text: str, filename: str) -> ast.Module:

@@ -22,7 +22,7 @@ from runtime.ir.errors import StagingError
 from runtime.ir.origin import map_location
 from runtime.ir.user_frames import REPORTED, format_frames, user_frames
 
-__all__ = ["annotate", "autograph_off", "endless_recursion", "user_traceback"]
+__all__ = ["annotate", "autograph_off", "endless_recursion", "recursion_error", "user_traceback"]
 
 def user_traceback(tb: TracebackType | None) -> TracebackType | None:
     """`tb` with only the frames of the user's own files, as the "in user code" note lists them.
@@ -106,4 +106,30 @@ def endless_recursion(name: str, error: RecursionError) -> StagingError:
         f"A staged if traces both of its branches, so a recursion that stops on a tensor "
         f"condition never stops while tracing. Write the recursion as a loop (while, or "
         f"for ... in ag.range), or recurse only on Python values."
+    )
+
+
+def recursion_error(name: str, error: RecursionError) -> StagingError:
+    """A trace out of recursion depth: the user's endless recursion, or staged constructs nested too deep.
+
+    Recursion re-enters a converted function (its generated code object
+    repeats in the traceback); an elif chain or a chain of conditional
+    expressions only goes deeper, each level a helper or lambda of its own.
+    """
+    seen: Counter = Counter()
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<autograph:"):
+            seen[code] += 1
+        tb = tb.tb_next
+    if max(seen.values(), default=0) > 2:
+        return endless_recursion(name, error)
+    frames = user_frames(error.__traceback__)
+    where = f" at {frames[-1]}\n{frames[-1].excerpt()}" if frames else ""
+    return StagingError(
+        f"tracing {name} nested staged conditionals deeper than Python's stack holds{where}\n"
+        f"Each tensor-dependent elif, conditional expression or and/or traces its false branch "
+        f"inside the previous one. Split the chain (assign parts of it to variables, or move "
+        f"part of it into a function), or look the value up (a dict, or an array indexed by the value)."
     )

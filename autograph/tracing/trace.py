@@ -16,18 +16,21 @@ are kept as they are.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from autograph.random_draws import seeded_generators
+from autograph.source.deep import run_deep
 from autograph.tracing.concrete import ConcreteFunction, Static
 from autograph.tracing.keys import is_variable, leaf_key
-from autograph.tracing.report import endless_recursion
+from autograph.tracing.report import recursion_error
 from autograph.tracing.signature import Signature
 from autograph.tracing.spec import TensorSpec
 from autograph.tracing.unknown_dims import unknown_dimension_error
+from runtime.ir.errors import StagingError
 from runtime.ir.graph import Graph, Node
 from runtime.ir.structure import TreeDef, flatten, unflatten
 from runtime.tracing.record import as_node
@@ -48,7 +51,46 @@ def trace_function(
     specs: list[TensorSpec | None],
     backend: str = "numpy",
 ) -> ConcreteFunction:
-    """Trace `fn` for arguments `unflatten(tree, leaves)`; `specs[i]` marks tensor inputs."""
+    """Trace `fn` for arguments `unflatten(tree, leaves)`; `specs[i]` marks tensor inputs.
+
+    A function whose staged constructs nest deeply (`_is_deep`) is traced,
+    optimised and compiled on a deep stack; a graph its backend still cannot
+    compile that deep is a StagingError.
+    """
+
+    def job() -> ConcreteFunction:
+        return _trace(fn, name, signature, tree, leaves, specs, backend)
+
+    if not _is_deep(fn):
+        return job()
+    try:
+        return run_deep(job)
+    except (RecursionError, MemoryError, SyntaxError) as error:  # past the trace: the graph's passes or codegen
+        raise _backend_too_deep(fn, name, backend, error) from None
+
+
+def _backend_too_deep(fn: Callable[..., Any], name: str, backend: str, error: BaseException) -> StagingError:
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    code = getattr(getattr(fn, "__autograph_converted_from__", None), "__code__", None)
+    where = f"{code.co_filename}:{code.co_firstlineno}: " if code is not None else ""
+    return StagingError(
+        f"{where}the graph of {name} nests staged conditionals deeper than the {backend!r} backend can compile "
+        f"({type(error).__name__}: {getattr(error, 'msg', None) or error}). Split the chain that stages them "
+        f"(an elif chain or chained conditional expressions on tensors): assign parts of it to variables, "
+        f"move part of it into a function, or look the value up (an array indexed by the value)."
+    )
+
+
+def _trace(
+    fn: Callable[..., Any],
+    name: str,
+    signature: Signature,
+    tree: TreeDef,
+    leaves: list,
+    specs: list[TensorSpec | None],
+    backend: str,
+) -> ConcreteFunction:
     graph = Graph(name)
     leaf_names = _leaf_param_names(tree, signature.names)
     traced = []
@@ -62,7 +104,7 @@ def trace_function(
         try:
             result = fn(*args, **kwargs)
         except RecursionError as error:
-            raise endless_recursion(name, error) from None
+            raise recursion_error(name, error) from None
         except Exception as error:
             # the error a staged construct raised while tracing inside the user's try/with comes
             # first: a `finally:` (or `__exit__`) then failing on what it left behind is its consequence
@@ -83,6 +125,14 @@ def trace_function(
     graph.finish()
     in_plan = tuple(spec if spec is not None else leaf_key(leaf) for leaf, spec in zip(leaves, specs))
     return ConcreteFunction(name, signature, graph, tree, in_plan, out_tree, tuple(out_plan), backend)
+
+
+def _is_deep(fn: Callable[..., Any]) -> bool:
+    """Whether converted `fn` may nest staged constructs deeper than the default stack holds
+    (live_conversion marks it): its trace runs on a deep stack (autograph.source.deep)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__autograph_deep__", False)
 
 
 def _output(leaf: Any, graph: Graph, nodes: list[Node]) -> int | Static:

@@ -3,7 +3,7 @@
 from runtime.operators.asserts import assert_stmt
 from runtime.operators.for_stmt import for_stmt
 from runtime.operators.getitem import getitem, slice_
-from runtime.operators.if_exp import if_exp
+from runtime.operators.if_exp import if_exp, if_exp_chain
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.item_assignment import setitem
 from runtime.operators.lists import list_append
@@ -24,6 +24,7 @@ __all__ = [
     "getitem",
     "slice_",
     "if_exp",
+    "if_exp_chain",
     "if_stmt",
     "list_append",
     "and_",

@@ -5,10 +5,16 @@ Python does, `b` only when Python would evaluate it, and the result is the
 operand Python returns.
 A bool operand, the common case in Python mode, is recognised by identity
 before any isinstance check.
+
+A long chain comes as one call, `ag__.and_(a, lambda: b, lambda: c)`, the
+same as `ag__.and_(a, lambda: ag__.and_(b(), lambda: c))`: operands are
+evaluated left to right while the values are Python's, each tested once;
+the first Tensor stages a cond whose branch holds the rest of the chain.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from runtime.ir.user_frames import note_user_code
@@ -18,8 +24,10 @@ from runtime.tracing.staged import is_staged
 __all__ = ["and_", "or_", "not_"]
 
 
-def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
+def and_(left: object, b: Callable[[], object], *more: Callable[[], object], within: tuple[str, int] | None = None) -> object:
     """`left and b()`; a Tensor `left` stages a cond (traced `within` a try/with)."""
+    if more:
+        return _chain(and_, False, left, (b, *more), within)
     try:
         if left is True:
             return b()
@@ -36,8 +44,10 @@ def and_(left: object, b: Callable[[], object], within: tuple[str, int] | None =
         raise
 
 
-def or_(left: object, b: Callable[[], object], within: tuple[str, int] | None = None) -> object:
+def or_(left: object, b: Callable[[], object], *more: Callable[[], object], within: tuple[str, int] | None = None) -> object:
     """`left or b()`; a Tensor `left` stages a cond (traced `within` a try/with)."""
+    if more:
+        return _chain(or_, True, left, (b, *more), within)
     try:
         if left is False:
             return b()
@@ -69,3 +79,31 @@ def not_(a: object) -> object:
     except Exception as error:
         note_user_code(error)
         raise
+
+
+def _chain(
+    operator: Callable[..., object], stops_on: bool, left: object,
+    operands: tuple[Callable[[], object], ...], within: tuple[str, int] | None,
+) -> object:
+    """`left op operands[0]() op ...`, iteratively: Python stops at the first value whose truth is
+    `stops_on` (False for and, True for or); a Tensor stages the rest inside its cond."""
+    value = left
+    try:
+        for index, operand in enumerate(operands):
+            if is_staged(value):
+                rest = operands[index + 1 :]
+                if not rest:
+                    return operator(value, operand, within=within)
+                return operator(value, functools.partial(_rest, operator, operand, rest, within), within=within)
+            if bool(value) is stops_on:
+                return value
+            value = operand()
+    except Exception as error:
+        note_user_code(error)
+        raise
+    return value
+
+
+def _rest(operator: Callable[..., object], first: Callable[[], object], rest: tuple, within: tuple[str, int] | None) -> object:
+    """The chain after a Tensor operand: traced inside its cond's branch."""
+    return operator(first(), *rest, within=within)
