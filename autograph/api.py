@@ -20,6 +20,7 @@ from autograph.converted_call import DO_NOT_CONVERT, convert_function
 from autograph.converters.context import Options
 from autograph.display import Code
 from autograph.live_conversion import load_converted
+from autograph.python_mode import fast_copy
 from autograph.source.diagnostics import call_method, not_a_function_error
 from autograph.source.resolution import DECORATOR_MARK
 from runtime.tracing.fallbacks import strict_mode
@@ -62,7 +63,7 @@ def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> 
             raise not_a_function_error(func, "ag.convert")
         return types.MethodType(convert(call, recursive=recursive, strict=strict), func)
     converted = convert_function(func, recursive)
-    return _strictly(converted) if strict else converted
+    return _strictly(converted) if strict else fast_copy(func, converted)
 
 
 def _strictly(converted: Callable) -> Callable:

@@ -70,7 +70,9 @@ _BARE = {
 
 def bare_copy(converted: Callable) -> Callable:
     """`converted` (from `ag.convert`) with the bare operators in its `ag__`; the rest
-    (Undefined and its checks, print, range...) are the real ones."""
+    (Undefined and its checks, print, range...) are the real ones. A fast copy (autograph/python_mode.py)
+    is replaced by the converted function it calls while tracing."""
+    converted = getattr(converted, "__autograph_staged__", converted)
     code = converted.__code__
     cells = dict(zip(code.co_freevars, converted.__closure__ or ()))
     real = cells["ag__"].cell_contents
