@@ -58,8 +58,8 @@ def not_(value) -> bool:
     return not value
 
 
-def converted_call(func, args, kwargs, *rest) -> Any:
-    return func(*args) if kwargs is None else func(*args, **kwargs)
+def converted_call(func, /, *args, **kwargs) -> Any:
+    return func(*args, **kwargs) if kwargs else func(*args)
 
 
 _BARE = {

@@ -25,7 +25,7 @@ __all__ = ["TITLE", "PEER", "CALL_KEY", "converted_call_function", "measure_ours
 
 TITLE = "2. Python-mode overhead of converted code"
 PEER = "bench.peers.tf_python_mode"
-CALL_KEY = "converted_call(affine, (3.0,), {})"
+CALL_KEY = "converted_call(affine, 3.0)"
 RATIO_TARGET = 4.0
 CALL_TARGET_SECONDS = 2e-6
 
@@ -53,10 +53,10 @@ def _measure_converted(func: Callable, args: tuple, config: Config) -> tuple[Sta
 def _measure_converted_call(func: Callable, config: Config) -> tuple[Stats, Stats]:
     """(a plain call, converted_call), their repetitions interleaved."""
     converted_call = converted_call_function()
-    expected, got = func(3.0), converted_call(func, (3.0,), {})
+    expected, got = func(3.0), converted_call(func, 3.0)
     if got != expected:
         raise AssertionError(f"converted_call returned {got!r}, the original {expected!r}")
-    plain, ours = time_calls([lambda: func(3.0), lambda: converted_call(func, (3.0,), {})], config)
+    plain, ours = time_calls([lambda: func(3.0), lambda: converted_call(func, 3.0)], config)
     return plain, ours
 
 
