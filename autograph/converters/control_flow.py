@@ -17,7 +17,7 @@ from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.none_before_loop import bound_before_read, set_to_none
-from autograph.converters.state import StatePlan, plan_if, plan_loop
+from autograph.converters.state import StatePlan, needs_state_functions, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
 from autograph.converters.written_liveness import unread_after_if, unread_at_head
 
@@ -149,7 +149,7 @@ class _Planner:
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
     """Names of the functions that replace `stmt`, minted outermost first so outer ones read plain."""
     new = ctx.namespace.new
-    names = {"get_state": new("get_state"), "set_state": new("set_state")} if plan.names else {}
+    names = {"get_state": new("get_state"), "set_state": new("set_state")} if needs_state_functions(plan) else {}
     if isinstance(stmt, gast.If):
         if needs_if_body(stmt):
             names["if_body"] = new("if_body")

@@ -1,14 +1,11 @@
 """loops: `while` -> `ag__.while_stmt`, `for` -> `ag__.for_stmt`, over a test and a body function.
 
-    while x > 1:                def get_state(): return (x,)
-        x = x // 2      ->      def set_state(vars_): nonlocal x; (x,) = vars_
-                                def loop_body(): nonlocal x; x = x // 2
-                                def loop_test(): return x > 1
-                                ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+    while x > 1:                def loop_body(): nonlocal x; x = x // 2
+        x = x // 2      ->      def loop_test(): return x > 1
+                                ag__.while_stmt(loop_test, loop_body, ('x',))
 
     for i in range(n):          def loop_body(i): nonlocal s; s += i
-        s += i          ->      ag__.for_stmt(range(n), None, loop_body, get_state, set_state,
-                                              ('s',), {'iterate_names': 'i'})
+        s += i          ->      ag__.for_stmt(range(n), loop_body, ('s',), opts={'iterate_names': 'i'})
 
 Loop variables are the names the body binds that are live at the loop head;
 the rest stay local to the body function. A for loop that stops on one flag
@@ -26,6 +23,7 @@ from autograph.converters.state import (
     StatePlan,
     call_and_unbind,
     names_tuple,
+    operator_call,
     state_functions,
     undefined_inits,
 )
@@ -62,7 +60,7 @@ def _opts(node: gast.AST, ctx: Context, iterate_names: str | None, plan: StatePl
 
 def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a while loop (its else: was moved out by break_statements)."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
+    code, state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     loop_test = helpers["loop_test"]
     # the names the test binds with `:=` (none unless the census found one in the function)
@@ -89,16 +87,8 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
         test=node.test,
     )
     code += undefined_inits(plan, node)
-    call = replace(
-        "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)",
-        node,
-        loop_test=loop_test,
-        loop_body=loop_body,
-        get_state=get_state,
-        set_state=set_state,
-        names=names_tuple(plan.names),
-        opts=_opts(node, ctx, None, plan),
-    )
+    opts = [gast.keyword(arg="opts", value=_opts(node, ctx, None, plan))]
+    call = operator_call("while_stmt", [load_name(loop_test), load_name(loop_body)], plan, opts + state, node)
     return code + call_and_unbind(plan, call, node) + node.orelse
 
 
@@ -139,7 +129,7 @@ def _iterate_names(target: gast.expr) -> str:
 
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a for loop (see `target_is_parameter`)."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
+    code, state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     target = node.target
     if target_is_parameter(node, plan):
@@ -169,15 +159,11 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
     extra_code, extra_test = _extra_test(flags, ctx, helpers, node)
     code += extra_code
     code += undefined_inits(plan, node)
-    call = replace(
-        "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, opts)",
-        node,
-        iter_=node.iter,
-        extra_test=extra_test,
-        loop_body=loop_body,
-        get_state=get_state,
-        set_state=set_state,
-        names=names_tuple(plan.names),
-        opts=_opts(node, ctx, _iterate_names(target), plan),
-    )
+    keywords = [
+        gast.keyword(arg="extra_test", value=extra_test),
+        # a loop over one name needs no `iterate_names`: the body's parameter is that name
+        gast.keyword(arg="opts", value=_opts(node, ctx, None if param == getattr(target, "id", None)
+                                             else _iterate_names(target), plan)),
+    ]
+    call = operator_call("for_stmt", [node.iter, load_name(loop_body)], plan, keywords + state, node)
     return code + call_and_unbind(plan, call, node) + node.orelse

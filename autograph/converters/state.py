@@ -1,8 +1,14 @@
 """State: the names a staged if or loop carries, and the code that reads and rebinds them.
 
+The operator call names the carried names, `ag__.if_stmt(c, if_body, else_body, ('x', 'y'), nouts=2)`;
+a staged path reads and rebinds plain names through the closure cells of the
+helpers passed (runtime.operators.no_state, and `state_cells`, which makes
+sure one of them closes over each). A statement that also carries composites
+(`self.total`, `x[0]`) passes its own pair, as keywords:
+
     def get_state():                  def set_state(vars_):
-        return (x, y)                     nonlocal x, y
-                                          (x, y) = vars_
+        return (x, self.total)            nonlocal x
+                                          (x, self.total) = vars_
 
 A plan is computed for every if/while/for from the analyses *before* any of
 them is rewritten (rewriting moves code into nested functions, which the
@@ -27,6 +33,8 @@ __all__ = [
     "plan_if",
     "plan_loop",
     "state_functions",
+    "needs_state_functions",
+    "operator_call",
     "undefined_inits",
     "unbind_undefined",
     "call_and_unbind",
@@ -204,12 +212,33 @@ def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
     return tuple_of([constant(n) for n in names])
 
 
+def operator_call(
+    operator: str, args: list[gast.expr], plan: StatePlan, keywords: list[gast.keyword], loc: gast.AST
+) -> list[gast.stmt]:
+    """`ag__.<operator>(*args, names, **keywords)` as a statement; the names tuple only when the
+    statement carries any, keywords whose value is None or an empty dict left out."""
+    call = replace_expr(f"ag__.{operator}()", loc)
+    call.args = list(args) + ([names_tuple(plan.names)] if plan.names else [])
+    call.keywords = [
+        k for k in keywords
+        if not (type(k.value) is gast.Constant and k.value.value is None)
+        and not (type(k.value) is gast.Dict and not k.value.keys)
+    ]
+    return [gast.copy_location(gast.Expr(value=call), loc)]
+
+
+def needs_state_functions(plan: StatePlan) -> bool:
+    """Whether the statement carries a composite (`self.x`), which no closure cell holds."""
+    return not all(name.isidentifier() for name in plan.names)
+
+
 def state_functions(
     plan: StatePlan, ctx: Context, helpers: dict[str, str], loc: gast.AST
-) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
-    """The get_state/set_state definitions and the two callables; None for both when there is no state."""
-    if not plan.names:
-        return [], constant(None), constant(None)
+) -> tuple[list[gast.stmt], list[gast.keyword]]:
+    """The get_state/set_state definitions and the keywords passing them, for a statement that
+    carries a composite; none otherwise (the operator reads the helpers' cells)."""
+    if not needs_state_functions(plan):
+        return [], []
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
@@ -233,7 +262,7 @@ def state_functions(
     )
     get_ref, set_ref = load_name(get_state), load_name(set_state)
     _note_state_functions(plan, ctx, code, get_ref, set_ref)
-    return code, get_ref, set_ref
+    return code, [gast.keyword(arg="get_state", value=get_ref), gast.keyword(arg="set_state", value=set_ref)]
 
 
 def _note_state_functions(

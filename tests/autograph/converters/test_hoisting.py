@@ -44,15 +44,15 @@ def test_helper_reading_a_private_branch_local_stays():
     assert "nonlocal x" not in lines[lines.index("    def if_body():") + 1]
 
 
-def test_identical_state_functions_are_merged():
+def test_statements_of_plain_names_need_no_state_functions():
     source = (
         "def f(xs):\n    s = 0\n    for x in xs:\n        if x > 1:\n            s += x\n"
         "        if x > 2:\n            s -= 1\n    return s\n"
     )
     lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
-    assert [line for line in lines if "def get_state" in line] == ["    def get_state():"]
-    assert [line for line in lines if "def set_state" in line] == ["    def set_state(vars_):"]
-    assert sum("get_state, set_state, ('s',)" in line for line in lines) == 3
+    assert not [line for line in lines if "_state" in line]
+    assert sum(line.endswith(", ('s',), nouts=1)") for line in lines) == 2
+    assert sum(line.endswith(", ('s',))") for line in lines) == 1
 
 
 def test_identical_state_functions_of_attributes_are_merged():
@@ -63,7 +63,8 @@ def test_identical_state_functions_of_attributes_are_merged():
     lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
     assert [line for line in lines if "def get_state" in line] == ["    def get_state():"]
     assert [line for line in lines if "def set_state" in line] == ["    def set_state(vars_):"]
-    assert sum("get_state, set_state, ('acc.total',)" in line for line in lines) == 2
+    assert sum("('acc.total',), get_state=get_state, set_state=set_state)" in line for line in lines) == 1
+    assert sum("('acc.total',), nouts=1, get_state=get_state, set_state=set_state)" in line for line in lines) == 1
 
 
 def pair_or_none(n, c):

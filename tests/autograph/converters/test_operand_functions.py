@@ -23,11 +23,6 @@ def test_if_exp_in_a_loop_body_gets_defs_defined_once():
         """,
         """
         def f(n):
-            def get_state():
-                return (n,)
-            def set_state(vars_):
-                nonlocal n
-                (n,) = vars_
             def if_true():
                 return n // 2
             def if_false():
@@ -37,7 +32,7 @@ def test_if_exp_in_a_loop_body_gets_defs_defined_once():
                 n = ag__.if_exp(n % 2 == 0, if_true, if_false, 'n % 2 == 0')
             def loop_test():
                 return n != 1
-            ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('n',), {})
+            ag__.while_stmt(loop_test, loop_body, ('n',))
             return n
         """,
         conditional_expressions,

@@ -1,0 +1,81 @@
+"""state_cells: every name an if or loop carries is a free variable of a helper its operator gets.
+
+A staged if or loop reads and rebinds the names it carries through the
+closure cells of the functions passed to its operator (branches, loop body
+and test: runtime.operators.no_state). A helper has a name's cell when it
+binds the name (`nonlocal`) or reads it. After hoisting and `bindings`
+(which keeps in a helper's `nonlocal` only what it binds), a carried name
+can be bound by a nested statement's helper alone, hoisted out:
+
+    def if_body():                      def if_body():
+        nonlocal x                          nonlocal x
+        x = 1                               x = 1
+    def loop_body(i):           ->      def loop_body(i):
+        ag__.if_stmt(c, ...)                nonlocal x
+    ag__.for_stmt(r, loop_body, ('x',))     ag__.if_stmt(c, ...)
+
+Such a name is declared `nonlocal` in a helper passed (the first one that
+calls an operator itself: the branch whose nested statement binds it), so
+its closure holds the cell. Every helper a call names is a generated def of the
+same converted function, defined where the call can see it; its cells are
+those of the scope the statement reads the name from (hoisting only moves a
+helper past scopes that do not bind its free names).
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.analysis.activity import scope_names
+from autograph.converters.operator_calls import called_operator
+from autograph.source.templates import replace
+
+__all__ = ["transform"]
+
+# operator -> (positions of the helpers it is passed, position of the names tuple)
+_OPERATORS = {"if_stmt": ((1, 2), 3), "while_stmt": ((0, 1), 2), "for_stmt": ((1,), 2)}
+
+
+def _free(fn: gast.FunctionDef, walrus: bool) -> frozenset[str]:
+    """Names `fn` declares nonlocal or reads without binding them itself: its closure's names (a
+    read inside a nested function that binds the name itself counts too: then the operator's
+    search fails loudly, never with another cell)."""
+    scope = scope_names(fn, walrus)
+    reads = {n.id for n in gast.walk(fn) if type(n) is gast.Name and type(n.ctx) is gast.Load}
+    return frozenset(scope.nonlocals | (reads - scope.local))
+
+
+def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool) -> None:
+    """Declare `nonlocal` the carried names no helper of their statement closes over."""
+    defs = {d.name: d for d in generated.values() if isinstance(d, gast.FunctionDef)}
+    for node in gast.walk(fn):
+        if type(node) is not gast.Call:
+            continue
+        operator = called_operator(node)
+        found = _OPERATORS.get(operator)
+        if found is None or any(k.arg == "get_state" for k in node.keywords):
+            continue
+        positions, names_at = found
+        if len(node.args) <= names_at:
+            continue  # it carries nothing
+        names = [e.value for e in node.args[names_at].elts]
+        passed = [node.args[i] for i in positions]
+        passed += [k.value for k in node.keywords if k.arg == "extra_test"]
+        helpers = [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
+        if not helpers:
+            continue
+        free: set[str] = set()
+        for helper in helpers:
+            free |= _free(helper, walrus)
+        missing = [n for n in names if n not in free]
+        if missing:
+            nesting = [h for h in helpers if any(called_operator(n) in _OPERATORS for n in gast.walk(h))]
+            _declare((nesting or helpers)[0], missing)
+
+
+def _declare(helper: gast.FunctionDef, names: list[str]) -> None:
+    body = helper.body
+    if body and type(body[0]) is gast.Nonlocal:
+        body[0].names = sorted(set(body[0].names) | set(names))
+        return
+    helper.body = replace("nonlocal names", helper, names=sorted(names)) + body
