@@ -92,6 +92,7 @@ class _Planner:
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
         self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
+        self.checked: set[str] = set()  # names whose reads check_reads wrapped, in the block being planned
         self.effects = analyses.activity.effects
 
     def block(self, block: list[gast.stmt], initialized: frozenset[str], within: gast.stmt | None = None) -> None:
@@ -101,7 +102,8 @@ class _Planner:
                 continue
             inner = initialized
             if type(stmt) not in _BRANCHES:
-                rewritten = bool(initialized) and check_reads(stmt, initialized, self.analyses)
+                rewritten = check_reads(stmt, initialized, self.analyses) if initialized else frozenset()
+                self.checked |= rewritten
                 if not BLOCK_FIELDS[type(stmt)]:
                     if not rewritten:
                         self.analysed[stmt] = self.effects(stmt)
@@ -114,12 +116,24 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.plans[stmt] = self._guard(plan, within)
-                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
+                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)  # outermost first
                 inner = initialized | set(plan.unbound)
-                check_reads(stmt, inner, self.analyses)
+                outer_checked, self.checked = self.checked, set(check_reads(stmt, inner, self.analyses))
             for nested, catches in catching_blocks(stmt):
                 self.block(nested, inner, stmt if catches else within)
+            if type(stmt) in _BRANCHES:
+                if self.checked & set(plan.unbound):
+                    plan = dataclasses.replace(plan, placeholders=True)  # see StatePlan.placeholders
+                    names = self.helpers[stmt]
+                    names.setdefault("get_state", self.ctx.namespace.new("get_state"))
+                    names.setdefault("set_state", self.ctx.namespace.new("set_state"))
+                if needs_state_functions(plan) and initialized & set(plan.names):
+                    # an enclosing statement's name its get_state may find unbound (see state.undefined_inits)
+                    plan = dataclasses.replace(
+                        plan, deleted=tuple(n for n in plan.names if n in initialized or n in plan.deleted)
+                    )
+                self.checked |= outer_checked
+                self.plans[stmt] = self._guard(plan, within)
 
     def _guard(self, plan: StatePlan, within: gast.stmt | None) -> StatePlan:
         if within is None:

@@ -36,6 +36,7 @@ __all__ = [
     "needs_state_functions",
     "operator_call",
     "undefined_inits",
+    "declaration",
     "unbind_undefined",
     "call_and_unbind",
     "names_tuple",
@@ -79,6 +80,9 @@ class StatePlan:
     unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     unread_at_head: tuple[str, ...] = ()
     bound_before_read: tuple[str, ...] = ()
+    # a name it may leave unbound is read through `ag__.is_undefined` checks (unbound_reads): it
+    # holds the placeholder, with get_state/set_state of its own and the unbinding after
+    placeholders: bool = False
 
     @property
     def local_names(self) -> list[str]:
@@ -228,8 +232,9 @@ def operator_call(
 
 
 def needs_state_functions(plan: StatePlan) -> bool:
-    """Whether the statement carries a composite (`self.x`), which no closure cell holds."""
-    return not all(name.isidentifier() for name in plan.names)
+    """Whether the statement carries a composite (`self.x`), which no closure cell holds, or
+    placeholders (`StatePlan.placeholders`)."""
+    return plan.placeholders or not all(name.isidentifier() for name in plan.names)
 
 
 def state_functions(
@@ -319,8 +324,26 @@ def _vars_name(ctx: Context) -> str:
     return ctx.vars_name
 
 
+def declaration(name: str, loc: gast.AST) -> gast.stmt:
+    """`y: object`: makes `y` a local of the function without binding it, so the helpers'
+    `nonlocal y` find it and a read before any binding raises as it does in Python.
+    (The annotation of a local is never evaluated.)"""
+    node = gast.AnnAssign(
+        target=gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None),
+        annotation=gast.Name(id="object", ctx=gast.Load(), annotation=None, type_comment=None),
+        value=None,
+        simple=1,
+    )
+    node.autograph_declaration = True  # dropped where the scope declares the name nonlocal (state_cells)
+    return gast.copy_location(node, loc)
+
+
 def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
-    """`y = ag__.Undefined('y')` for each carried name that may be unbound before the statement."""
+    """For each carried name that may be unbound before the statement: `y: object` when the
+    operator reads the state from cells (an unbound one reads as Undefined, and Undefined
+    written back unbinds it), else `y = ag__.Undefined('y')`."""
+    if not needs_state_functions(plan):
+        return [declaration(name, loc) for name in plan.unbound]
     out: list[gast.stmt] = []
     for name in plan.unbound:
         out += replace("name = ag__.Undefined(text)", loc, name=name, text=constant(name))
@@ -363,6 +386,8 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
                                             raise
     """
     call = _pass_within(plan, call)
+    if not needs_state_functions(plan):
+        return call  # the names it carries never hold a placeholder (runtime.operators.no_state)
     if not (plan.guarded and plan.unbound):
         return call + unbind_undefined(plan, loc)
     cleanup = unbind_undefined(plan, loc, plan.unbound)

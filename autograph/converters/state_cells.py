@@ -46,7 +46,10 @@ def _free(fn: gast.FunctionDef, walrus: bool) -> frozenset[str]:
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool) -> None:
-    """Declare `nonlocal` the carried names no helper of their statement closes over."""
+    """Declare `nonlocal` the carried names no helper of their statement closes over; drop the
+    declarations `y: object` of names their scope declares nonlocal or global (the name is
+    bound, or not, in the scope it resolves to, and Python refuses an annotated nonlocal)."""
+    _drop_declarations(fn)
     defs = {d.name: d for d in generated.values() if isinstance(d, gast.FunctionDef)}
     for node in gast.walk(fn):
         if type(node) is not gast.Call:
@@ -79,3 +82,42 @@ def _declare(helper: gast.FunctionDef, names: list[str]) -> None:
         body[0].names = sorted(set(body[0].names) | set(names))
         return
     helper.body = replace("nonlocal names", helper, names=sorted(names)) + body
+
+
+_BLOCKS = ("body", "orelse", "finalbody")
+
+
+def _drop_declarations(fn: gast.FunctionDef) -> None:
+    declared: set[str] = set()
+    found: list[tuple[list[gast.stmt], gast.stmt]] = []
+    nested: list[gast.FunctionDef] = []
+
+    def visit(block: list[gast.stmt]) -> None:
+        for stmt in block:
+            kind = type(stmt)
+            if kind is gast.Nonlocal or kind is gast.Global:
+                declared.update(stmt.names)
+            elif kind is gast.AnnAssign and getattr(stmt, "autograph_declaration", False):
+                found.append((block, stmt))
+            elif kind in (gast.FunctionDef, gast.AsyncFunctionDef):
+                nested.append(stmt)
+                continue
+            elif kind is gast.ClassDef:
+                continue
+            for field in _BLOCKS:
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list):
+                    visit(inner)
+            for handler in getattr(stmt, "handlers", None) or ():
+                visit(handler.body)
+            for case in getattr(stmt, "cases", None) or ():
+                visit(case.body)
+
+    visit(fn.body)
+    for block, stmt in found:
+        if stmt.target.id in declared:
+            block.remove(stmt)
+            if not block:
+                block.append(gast.Pass())
+    for inner in nested:
+        _drop_declarations(inner)

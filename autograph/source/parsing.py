@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.source.diagnostics import conversion_error, no_source_error, source_changed_error
+from autograph.source.spelling import mark_spellings
 from autograph.source.translation import to_gast
 from runtime.ir.errors import ConversionError
 
@@ -70,7 +71,9 @@ def _def_node(module: ast.Module | gast.Module, added: int) -> ast.AST | None:
 
 def parse_source(text: str, filename: str) -> gast.Module:
     """gast.parse, with a SyntaxError turned into a ConversionError naming the file."""
-    return to_gast(_parse_ast(text, filename))
+    module = to_gast(_parse_ast(text, filename))
+    mark_spellings(module, text)
+    return module
 
 
 def _parse_ast(text: str, filename: str) -> ast.Module:
@@ -103,6 +106,7 @@ def parse_function(func: Callable) -> ParsedFunction:
     if guessed is not None:
         start, text, indent, added, tree = guessed
         module = to_gast(tree)
+        mark_spellings(module, text)
     else:
         found = _def_lines(func, code)
         if found is None:

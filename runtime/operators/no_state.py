@@ -10,8 +10,11 @@ Every carried variable is a free variable of at least one of those functions
 (each binds it through `nonlocal`, or reads it), so their closures hold its
 cell. A staged path reads the state from the cells (an unbound one reads as
 `Undefined(name)`, as a name a `del` may unbind did through
-`value_or_undefined`) and rebinds it by writing them, exactly what a
-`get_state`/`set_state` pair with `nonlocal` did; Python mode never asks.
+`value_or_undefined`) and rebinds it by writing them, what a
+`get_state`/`set_state` pair with `nonlocal` did; an Undefined written back
+unbinds the cell instead, so the names never hold the placeholder and the
+converted code needs no `if ag__.is_undefined(y): del y` after the
+statement. Python mode never asks.
 A statement that also carries composites (`self.total`, `x[0]`) passes its
 own pair as `get_state=`/`set_state=`; one that carries nothing, neither.
 """
@@ -59,7 +62,13 @@ def state_functions(
 
     def write_cells(values: tuple) -> None:
         for cell, value in zip(cells, values, strict=True):
-            cell.cell_contents = value
+            if type(value) is Undefined:  # still unbound: reading it raises as in Python
+                try:
+                    del cell.cell_contents
+                except ValueError:
+                    pass
+            else:
+                cell.cell_contents = value
 
     return read_cells, write_cells
 

@@ -26,7 +26,7 @@ def test_if_else_output_and_undefined_init():
             def else_body():
                 nonlocal y
                 y = -x
-            y = ag__.Undefined('y')
+            y: object
             ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1)
             return y
         """,
@@ -34,10 +34,9 @@ def test_if_else_output_and_undefined_init():
     )
 
 
-def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
-    """Both branches bind y, so only an exception out of a branch can leave the
-    placeholder behind, and a context manager may swallow it: the check costs
-    nothing when the if ends normally."""
+def test_if_in_with_leaves_no_placeholder_for_a_swallowed_exception():
+    """y is declared, not bound: an exception out of a branch that a context manager
+    swallows leaves it unbound, as in Python, with no check around the call."""
     assert_converts(
         """
         def f(x):
@@ -57,13 +56,8 @@ def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
                 def else_body():
                     nonlocal y
                     y = -x
-                y = ag__.Undefined('y')
-                try:
-                    ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1, within=('with', 3))
-                except BaseException:
-                    if ag__.is_undefined(y):
-                        del y
-                    raise
+                y: object
+                ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1, within=('with', 3))
             return y
         """,
         control_flow,

@@ -77,10 +77,10 @@ def pair_or_none(n, c):
     return a, b, p
 
 
-def test_an_operand_function_returning_the_carried_tuple_is_not_merged_as_a_get_state():
-    # `def if_true(): return (a, b)` beside the if's `def get_state(): return (a, b)`: not one of a pair
+def test_a_conditional_expression_in_a_loop_body_keeps_its_lambdas():
     assert_same(pair_or_none, 5, True)
-    assert "def if_true():" in ag.to_code(pair_or_none)
+    assert_same(pair_or_none, 5, False)
+    assert "ag__.if_exp(c, lambda: (a, b), lambda: None, 'c')" in ag.to_code(pair_or_none)
 
 
 def shared_temporaries(x, n):

@@ -74,10 +74,8 @@ def test_tuple_target_and_target_used_after():
                 nonlocal a
                 a, b = itr
                 pass
-            a = ag__.Undefined('a')
+            a: object
             ag__.for_stmt(pairs, loop_body, ('a',), opts={'iterate_names': 'a, b'})
-            if ag__.is_undefined(a):
-                del a
             return a
         """,
         control_flow,
@@ -215,8 +213,9 @@ def test_break_in_a_staged_for_matches_numpy():
         assert ag.function(break_on_total)(np.int64(x), xs) == break_on_total(np.int64(x), xs)
 
 
-def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
-    """A handler may swallow an exception out of the loop: `return a` must not find Undefined('a')."""
+def test_loop_in_try_leaves_no_placeholder_for_a_swallowed_exception():
+    """A handler may swallow an exception out of the loop: `a` is declared, not bound, so
+    `return a` raises as in Python."""
     assert_converts(
         """
         def f(pairs):
@@ -234,12 +233,8 @@ def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
                     nonlocal a
                     a, b = itr
                     pass
-                a = ag__.Undefined('a')
-                try:
-                    ag__.for_stmt(pairs, loop_body, ('a',), opts={'iterate_names': 'a, b'}, within=('try', 3))
-                finally:
-                    if ag__.is_undefined(a):
-                        del a
+                a: object
+                ag__.for_stmt(pairs, loop_body, ('a',), opts={'iterate_names': 'a, b'}, within=('try', 3))
             except ValueError:
                 pass
             return a
@@ -298,3 +293,19 @@ def test_a_python_loop_left_by_break_or_return_takes_no_further_item():
     assert converted == original == [0, 1]
     for xs, limit in (([1, 5, 6], 3), ([1, -1, 5], 3), ([], 0), ([1, 2], 9)):
         assert_same(rest_after_two_flags, xs, limit)
+
+
+def first_pair_until_zero(pairs):
+    try:
+        for a, b in pairs:
+            if b == 0:
+                raise ValueError(a)
+    except ValueError:
+        pass
+    return a
+
+
+def test_a_swallowed_exception_leaves_the_loop_variable_as_python_does():
+    assert_same(first_pair_until_zero, [(1, 0), (2, 3)])  # bound before the raise
+    assert_same(first_pair_until_zero, [(1, 2), (3, 4)])
+    assert_same(first_pair_until_zero, [])  # never bound: UnboundLocalError in both
