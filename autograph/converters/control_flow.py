@@ -172,12 +172,11 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
         return names
     names["loop_body"] = new("loop_body")
     if isinstance(stmt, gast.While):
-        names["loop_test"] = new("loop_test")
+        if ctx.walrus and any(type(n) is gast.NamedExpr for n in gast.walk(stmt.test)):
+            names["loop_test"] = new("loop_test")  # a test that binds names is a def (see loops)
         return names
     if not target_is_parameter(stmt, plan):
         names["itr"] = new("itr")
-    if ctx.loop_flags.get(stmt):
-        names["extra_test"] = new("extra_test")
     return names
 
 

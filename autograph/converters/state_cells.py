@@ -70,6 +70,9 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
         free: set[str] = set()
         for helper in helpers:
             free |= _free(helper, walrus)
+        for passed_lambda in passed:
+            if type(passed_lambda) is gast.Lambda:  # a loop's test or extra test: what it reads
+                free |= {n.id for n in gast.walk(passed_lambda.body) if type(n) is gast.Name}
         missing = [n for n in names if n not in free]
         if missing:
             nesting = [h for h in helpers if any(called_operator(n) in _OPERATORS for n in gast.walk(h))]

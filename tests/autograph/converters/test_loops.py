@@ -25,9 +25,7 @@ def test_guide_while_loop():
                 nonlocal x
                 ag.print(x)
                 x = np.tanh(x)
-            def loop_test():
-                return np.sum(x) > 1
-            ag__.while_stmt(loop_test, loop_body, ('x',))
+            ag__.while_stmt(lambda: np.sum(x) > 1, loop_body, ('x',))
             return x
         """,
         control_flow,
@@ -118,7 +116,7 @@ def test_body_of_a_loop_with_one_break_returns_its_flag():
     ))
     body = out[out.index("def loop_body"):].splitlines()
     assert body[4] == "        return break_", out
-    assert "ag__.for_stmt(xs, loop_body, (" in out and "extra_test=extra_test" in out
+    assert "ag__.for_stmt(xs, loop_body, (" in out and "extra_test=lambda: ag__.not_(break_)" in out
 
 
 def test_python_loop_never_asks_the_extra_test_when_the_body_returns_its_flag():
