@@ -2,9 +2,10 @@
 
 Loop-heavy scalar code from the corpus runs original, converted by us
 (`ag.convert`) and converted by TensorFlow (`tf.autograph.to_graph`), all
-called with Python ints, so every operator takes its Python path. Beside
-ours, the same converted code with bare operators (bench/bare_operators.py):
-what the generated code's shape costs before any operator does its work.
+called with Python ints. Outside a trace `ag.convert(f)` runs f's own code
+(autograph/python_mode.py). Beside ours, the converted code itself with bare
+operators (bench/bare_operators.py): what the generated code's shape costs
+before any operator does its work, which is what a trace pays.
 Then the cost of `converted_call` on a user function that is already converted.
 """
 
@@ -26,7 +27,7 @@ __all__ = ["TITLE", "PEER", "CALL_KEY", "converted_call_function", "measure_ours
 TITLE = "2. Python-mode overhead of converted code"
 PEER = "bench.peers.tf_python_mode"
 CALL_KEY = "converted_call(affine, 3.0)"
-RATIO_TARGET = 4.0
+RATIO_TARGET = 1.2  # outside a trace ag.convert(f) runs f's own code (autograph/python_mode.py)
 CALL_TARGET_SECONDS = 2e-6
 
 
