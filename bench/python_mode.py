@@ -96,7 +96,7 @@ def run(config: Config, peers: Peers | None = None) -> Section:
         "converted code run with bare operators (bench/bare_operators.py), which do only what "
         "Python's own statements do: what the generated code costs before any operator works.",
         ["case", "original", "ours (converted)", "TensorFlow (converted)",
-         "ours / original (target ≤ 4x)", "shape / original", "TF / original"],
+         f"ours / original (target ≤ {RATIO_TARGET}x)", "shape / original", "TF / original"],
     )
     for key, measured in ours.items():
         if key == CALL_KEY:

@@ -44,7 +44,12 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import bound_names, declarations, expression_effects
-from autograph.analysis.traversal import BLOCK_FIELDS, INNER_BLOCKS, rewrite_inner_blocks
+from autograph.analysis.traversal import (
+    BLOCK_FIELDS,
+    INNER_BLOCKS,
+    rewrite_inner_blocks,
+    statements,
+)
 from autograph.converters import loop_options
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
@@ -273,17 +278,18 @@ _LOOP_HELPERS = {"while_stmt": (0, 1), "for_stmt": (1,)}
 
 def _in_loops(node: gast.FunctionDef, generated: dict[int, gast.AST]) -> frozenset[int]:
     """The ids of the generated helpers that run once per iteration of a loop: loop bodies and
-    tests, and the helpers defined anywhere inside them."""
+    tests, and the helpers defined anywhere inside them. (Operator calls are expression
+    statements, and helpers statements: only statement blocks are walked.)"""
     defs = {d.name: d for d in generated.values() if type(d) is gast.FunctionDef}
     roots = []
-    for call in gast.walk(node):
-        positions = _LOOP_HELPERS.get(called_operator(call)) if type(call) is gast.Call else None
+    for stmt in statements(node.body):
+        if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
+            continue
+        call = stmt.value
+        positions = _LOOP_HELPERS.get(called_operator(call))
         if positions is None:
             continue
         passed = [call.args[i] for i in positions if i < len(call.args)]
         passed += [k.value for k in call.keywords if k.arg == "extra_test"]
         roots += [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
-    found = set()
-    for root in roots:
-        found.update(id(d) for d in gast.walk(root) if type(d) is gast.FunctionDef and id(d) in generated)
-    return frozenset(found)
+    return frozenset(id(d) for d in statements(roots) if type(d) is gast.FunctionDef and id(d) in generated)

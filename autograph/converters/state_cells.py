@@ -27,6 +27,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.analysis.traversal import statements
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import replace
 
@@ -36,13 +37,36 @@ __all__ = ["transform"]
 _OPERATORS = {"if_stmt": ((1, 2), 3), "while_stmt": ((0, 1), 2), "for_stmt": ((1,), 2)}
 
 
-def _free(fn: gast.FunctionDef, walrus: bool) -> frozenset[str]:
-    """Names `fn` declares nonlocal or reads without binding them itself: its closure's names (a
-    read inside a nested function that binds the name itself counts too: then the operator's
-    search fails loudly, never with another cell)."""
+def _free(fn: gast.FunctionDef, walrus: bool, memo: dict[int, frozenset[str]]) -> frozenset[str]:
+    """Names `fn` declares nonlocal or reads without binding them itself, its nested functions'
+    included: its closure's names (a read inside a lambda or comprehension that binds the name
+    itself counts too: then the operator's search fails loudly, never with another cell).
+    Memoised: each node of the function is looked at once."""
+    found = memo.get(id(fn))
+    if found is not None:
+        return found
+    reads: set[str] = set()
+    stack: list[gast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is gast.Name:
+            if type(node.ctx) is gast.Load:
+                reads.add(node.id)
+        elif kind is gast.FunctionDef or kind is gast.AsyncFunctionDef:
+            reads |= _free(node, walrus, memo)
+            stack += node.decorator_list + node.args.defaults + [d for d in node.args.kw_defaults if d]
+        else:
+            stack.extend(gast.iter_child_nodes(node))
     scope = scope_names(fn, walrus)
-    reads = {n.id for n in gast.walk(fn) if type(n) is gast.Name and type(n.ctx) is gast.Load}
-    return frozenset(scope.nonlocals | (reads - scope.local))
+    found = memo[id(fn)] = frozenset(scope.nonlocals | (reads - scope.local))
+    return found
+
+
+def _declared(fn: gast.FunctionDef) -> frozenset[str]:
+    """The names of `fn`'s leading `nonlocal`, where generated helpers declare them."""
+    head = fn.body[0] if fn.body else None
+    return frozenset(head.names) if type(head) is gast.Nonlocal else frozenset()
 
 
 def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walrus: bool) -> None:
@@ -50,10 +74,13 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
     declarations `y: object` of names their scope declares nonlocal or global (the name is
     bound, or not, in the scope it resolves to, and Python refuses an annotated nonlocal)."""
     _drop_declarations(fn)
-    defs = {d.name: d for d in generated.values() if isinstance(d, gast.FunctionDef)}
-    for node in gast.walk(fn):
-        if type(node) is not gast.Call:
-            continue
+    defs = {d.name: d for d in generated.values() if type(d) is gast.FunctionDef}
+    free_of: dict[int, frozenset[str]] = {}  # helper -> its free names, walked once, only when needed
+    declare: list[tuple[gast.FunctionDef, list[str]]] = []  # added once every statement is looked at
+    for stmt in statements(fn.body):
+        if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
+            continue  # operator calls are expression statements
+        node = stmt.value
         operator = called_operator(node)
         found = _OPERATORS.get(operator)
         if found is None or any(k.arg == "get_state" for k in node.keywords):
@@ -69,14 +96,20 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
             continue
         free: set[str] = set()
         for helper in helpers:
-            free |= _free(helper, walrus)
+            free |= _declared(helper)
         for passed_lambda in passed:
             if type(passed_lambda) is gast.Lambda:  # a loop's test or extra test: what it reads
                 free |= {n.id for n in gast.walk(passed_lambda.body) if type(n) is gast.Name}
+        if all(n in free for n in names):
+            continue
+        for helper in helpers:
+            free |= _free(helper, walrus, free_of)
         missing = [n for n in names if n not in free]
         if missing:
             nesting = [h for h in helpers if any(called_operator(n) in _OPERATORS for n in gast.walk(h))]
-            _declare((nesting or helpers)[0], missing)
+            declare.append(((nesting or helpers)[0], missing))
+    for helper, missing in declare:
+        _declare(helper, missing)
 
 
 def _declare(helper: gast.FunctionDef, names: list[str]) -> None:

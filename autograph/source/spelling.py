@@ -10,17 +10,37 @@ spelling that reads back as the very same value and type is kept.
 from __future__ import annotations
 
 import ast
+import re
 
 import gast
 
 __all__ = ["mark_spellings"]
 
 _NUMBERS = (int, float, complex)
+# a number literal (and, harmlessly, digits inside names' neighbours, strings and comments)
+_LITERAL = re.compile(
+    r"(?<![\w.])(?:0[xXoObB][0-9a-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d[\d_]*)?[jJ]?)"
+)
+
+
+def _respelled(text: str) -> bool:
+    """Whether some literal of `text` is written otherwise than its repr: most functions have
+    none, and are not walked."""
+    for match in _LITERAL.finditer(text):
+        spelled = match.group()
+        try:
+            if repr(ast.literal_eval(spelled)) != spelled:
+                return True
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return True
+    return False
 
 
 def mark_spellings(tree: gast.AST, text: str) -> None:
     """Give every number literal of `tree` (parsed from `text`) written otherwise than its repr
     a `spelling`: the text it was written as."""
+    if not _respelled(text):
+        return
     lines: list[bytes] | None = None
     for node in gast.walk(tree):
         if type(node) is not gast.Constant or type(node.value) not in _NUMBERS:
