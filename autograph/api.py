@@ -83,6 +83,8 @@ def to_code(func: Callable) -> str:
     """The converted source of `func` (a function, method, lambda, partial or Function object)."""
     func = _python_function(func)
     func = getattr(func, "__autograph_strict__", func)
+    if hasattr(func, "__autograph_staged__"):  # a fast copy (python_mode): its code may be the trampoline
+        func = func.__autograph_converted_from__
     while isinstance(func, (types.MethodType, staticmethod, classmethod, functools.partial)):
         func = func.func if isinstance(func, functools.partial) else func.__func__
     if not isinstance(func, types.FunctionType):

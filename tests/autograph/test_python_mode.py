@@ -125,3 +125,16 @@ def test_the_trampoline_passes_every_kind_of_argument():
     assert outer(np.int64(0)) == 4 + 3
     assert outer(np.int64(2)) == 4 + 1  # the same trace: x is a Tensor, the loops are staged
     assert outer.experimental_get_tracing_count() == 1
+
+
+def test_to_code_while_tracing_shows_the_conversion_of_the_original():
+    g = ag.convert(sign)
+    shown = []
+
+    @ag.function
+    def outer(x):
+        shown.append(str(ag.to_code(g)))
+        return g(x)
+
+    outer(np.float64(1.0))
+    assert shown == [str(ag.to_code(sign))]
