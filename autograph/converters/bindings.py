@@ -148,15 +148,17 @@ def transform(
     scopes = _Scopes(walrus)
     missing = _unresolved(fn, scopes)
     own = scopes[fn].own
+    checked: set[str] = set()
     for name in sorted(read_early):
         # a read that finds no binding in the helpers around it would see the placeholder, or a global
         if (name in missing or name not in own) and _check_free_reads(fn, frozenset((name,)), scopes, analyses):
+            checked.add(name)
             if name not in missing:
                 missing.append(name)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
-            if name in read_early:  # its reads are checked (`ag__.is_undefined`): it holds the placeholder
+            if name in checked:  # its reads are checked (`ag__.is_undefined`): it holds the placeholder
                 inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=constant(name))
             else:  # bound before every read: declared, not bound (state.declaration)
                 inits.append(declaration(name, fn.body[0]))
