@@ -92,7 +92,8 @@ def convert_if(
         code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = load_name(helpers["else_body"])
     code += undefined_inits(plan, node)
-    keywords = [gast.keyword(arg="nouts", value=constant(plan.nouts))] if plan.nouts else []
+    # every name an output (the common case): no `nouts`, and a call without keywords costs less
+    keywords = [gast.keyword(arg="nouts", value=constant(plan.nouts))] if plan.nouts != len(plan.names) else []
     if plan.unread != ((), ()):  # see written_liveness
         value = gast.Tuple(elts=[names_tuple(side) for side in plan.unread], ctx=gast.Load())
         keywords.append(gast.keyword(arg="unread", value=value))

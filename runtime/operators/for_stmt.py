@@ -41,7 +41,6 @@ def for_stmt(
     iter_: object,
     body: Callable[[object], object],
     names: tuple[str, ...] = (),
-    *,
     extra_test: Callable[[], object] | None = None,
     opts: dict | None = None,
     get_state: Callable[[], tuple] | None = None,

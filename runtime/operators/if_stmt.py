@@ -2,7 +2,7 @@
 
     if x > 0:              def if_body(): nonlocal y; y = x
         y = x              def else_body(): nonlocal y; y = -x
-    else:           ->     ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1)
+    else:           ->     ag__.if_stmt(x > 0, if_body, else_body, ("y",))
         y = -x
 
 An `if` without `else` passes None as `orelse`; `if c: continue` with code
@@ -32,14 +32,19 @@ def if_stmt(
     body: Callable[[], None] | None,
     orelse: Callable[[], None] | None,
     names: tuple[str, ...] = (),
-    nouts: int = 0,
-    *,
+    nouts: int | None = None,
     get_state: Callable[[], tuple] | None = None,
     set_state: Callable[[tuple], None] | None = None,
     within: tuple[str, int] | None = None,
     unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
     """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with).
+
+    The first `nouts` of `names` (all of them when None) are its outputs; the rest are
+    names a branch reads first and binds, carried so that both branches see them.
+    Converted code passes the options by keyword; none is keyword-only, since a missing
+    keyword-only argument costs a dict lookup at every call, and an if in a loop body is
+    called at every iteration.
 
     `unread`: names whose value after the true / false branch nothing reads, so
     a staged cond fills them with zeros where that branch leaves them unbound
@@ -71,7 +76,7 @@ def _staged(
     get_state: Callable[[], tuple] | None,
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
-    nouts: int,
+    nouts: int | None,
     within: tuple[str, int] | None,
     unread: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> None:
@@ -86,7 +91,7 @@ def _staged(
             orelse or _nothing,
             *state_functions(get_state, set_state, names, (body, orelse)),
             names,
-            nouts,
+            len(names) if nouts is None else nouts,
             unread,
         )
 

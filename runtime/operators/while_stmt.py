@@ -32,7 +32,6 @@ def while_stmt(
     test: Callable[[], object],
     body: Callable[[], None],
     names: tuple[str, ...] = (),
-    *,
     opts: dict | None = None,
     get_state: Callable[[], tuple] | None = None,
     set_state: Callable[[tuple], None] | None = None,

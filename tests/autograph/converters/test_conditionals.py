@@ -27,7 +27,7 @@ def test_if_else_output_and_undefined_init():
                 nonlocal y
                 y = -x
             y: object
-            ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1)
+            ag__.if_stmt(x > 0, if_body, else_body, ('y',))
             return y
         """,
         control_flow,
@@ -57,7 +57,7 @@ def test_if_in_with_leaves_no_placeholder_for_a_swallowed_exception():
                     nonlocal y
                     y = -x
                 y: object
-                ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1, within=('with', 3))
+                ag__.if_stmt(x > 0, if_body, else_body, ('y',), within=('with', 3))
             return y
         """,
         control_flow,
@@ -81,7 +81,7 @@ def test_defined_before_needs_no_init_and_locals_stay_local():
                 nonlocal y
                 t = x * 2
                 y = t
-            ag__.if_stmt(x > 0, if_body, None, ('y',), nouts=1)
+            ag__.if_stmt(x > 0, if_body, None, ('y',))
             return y
         """,
         control_flow,
@@ -102,7 +102,7 @@ def test_branch_reading_and_writing_a_dead_name_carries_it_beyond_nouts():
                 nonlocal n
                 n += 1
                 print(n)
-            ag__.if_stmt(x, if_body, None, ('n',))
+            ag__.if_stmt(x, if_body, None, ('n',), nouts=0)
         """,
         control_flow,
     )
@@ -162,7 +162,7 @@ def test_if_with_only_pass_has_no_if_body():
             def else_body():
                 nonlocal y
                 y = -x
-            ag__.if_stmt(x > 0, None, else_body, ('y',), nouts=1)
+            ag__.if_stmt(x > 0, None, else_body, ('y',))
             return y
         """,
         control_flow,
