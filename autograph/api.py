@@ -20,6 +20,7 @@ from autograph.converted_call import DO_NOT_CONVERT, convert_function
 from autograph.converters.context import Options
 from autograph.display import Code
 from autograph.live_conversion import load_converted
+from autograph.python_mode import fast_copy
 from autograph.source.diagnostics import call_method, not_a_function_error
 from autograph.source.resolution import DECORATOR_MARK
 from runtime.tracing.fallbacks import strict_mode
@@ -62,7 +63,7 @@ def convert(func: Callable, *, recursive: bool = True, strict: bool = False) -> 
             raise not_a_function_error(func, "ag.convert")
         return types.MethodType(convert(call, recursive=recursive, strict=strict), func)
     converted = convert_function(func, recursive)
-    return _strictly(converted) if strict else converted
+    return _strictly(converted) if strict else fast_copy(func, converted)
 
 
 def _strictly(converted: Callable) -> Callable:
@@ -82,6 +83,8 @@ def to_code(func: Callable) -> str:
     """The converted source of `func` (a function, method, lambda, partial or Function object)."""
     func = _python_function(func)
     func = getattr(func, "__autograph_strict__", func)
+    if hasattr(func, "__autograph_staged__"):  # a fast copy (python_mode): its code may be the trampoline
+        func = func.__autograph_converted_from__
     while isinstance(func, (types.MethodType, staticmethod, classmethod, functools.partial)):
         func = func.func if isinstance(func, functools.partial) else func.__func__
     if not isinstance(func, types.FunctionType):

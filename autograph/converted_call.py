@@ -1,6 +1,6 @@
 """converted_call: how converted code calls anything, converting user functions on the way.
 
-    ag__.converted_call(f, (x,), None)
+    ag__.converted_call(f, x, k=1)      # f(x, k=1)
 
 1. a builtin the runtime stages (`runtime.operators.builtins.OVERRIDES`) -> its operator;
    a NumPy random function or generator method -> itself, reported when it
@@ -126,7 +126,7 @@ def _remember(func: types.FunctionType, target: object) -> None:
     _FAST[key] = (weakref.ref(func, forget), target)
 
 
-def converted_call(f, args: tuple, kwargs: dict | None) -> object:
+def converted_call(f, /, *args: object, **kwargs: object) -> object:
     """Call `f(*args, **kwargs)`, converting `f` first if it is user code.
 
     An exception out of the call gets the "in user code:" note on its way out
@@ -168,7 +168,7 @@ def converted_call(f, args: tuple, kwargs: dict | None) -> object:
         raise
 
 
-def _call_unhashable(f: object, args: tuple, kwargs: dict | None) -> object:
+def _call_unhashable(f: object, args: tuple, kwargs: dict) -> object:
     """converted_call of a callable that is neither held nor in OVERRIDES, since neither can hold it."""
     target = f if type(f) in _AS_IS_TYPES else _slow_target(f)
     if type(target) is tuple:

@@ -7,10 +7,12 @@ never touched.
 
 from __future__ import annotations
 
+import builtins
 import types
 from collections.abc import Callable
 
 import runtime.operators as operators
+from runtime.operators.builtins import OVERRIDES
 
 __all__ = ["build_namespace"]
 
@@ -24,4 +26,8 @@ def build_namespace(converted_call: Callable[..., object]) -> types.ModuleType:
     for name in operators.__all__:
         setattr(namespace, name, getattr(operators, name))
     namespace.converted_call = converted_call
+    for builtin, operator in OVERRIDES.items():  # ag__.len, ag__.range: builtins the runtime stages
+        name = getattr(builtin, "__name__", None)
+        if name is not None and getattr(builtins, name, None) is builtin:
+            setattr(namespace, name, operator)
     return namespace

@@ -7,7 +7,7 @@
     -> liveness as written, when a loop has break and else (written_liveness)
     -> directives, lists, asserts -> jumps out of finally -> break, continue, return  (bindings change)
     -> conditional expressions -> and/or, not, chains and calls (one walk: `_FUSED`)
-    -> analyses (once) -> control flow -> hoisting, bindings
+    -> analyses (once) -> control flow -> hoisting, bindings, state cells
 
 Passes with nothing to rewrite are skipped, and a function with no if, while
 or for stops after the expression passes. Each conversion runs with the
@@ -51,6 +51,7 @@ from autograph.converters import (
     lists,
     logical_expressions,
     return_statements,
+    state_cells,
     super_calls,
     unsupported,
     written_liveness,
@@ -153,6 +154,7 @@ def convert_node(fn: gast.FunctionDef | gast.Lambda, settings: Settings) -> None
     analyses.cfg.unlink()
     hoisting.transform(fn, ctx)
     bindings.transform(fn, ctx.generated, ctx.walrus, read_early, analyses)
+    state_cells.transform(fn, ctx.generated, ctx.walrus)
 
 
 # blocks that may catch what their body raises, and the constructs inside them that name the block

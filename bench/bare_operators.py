@@ -1,7 +1,7 @@
 """Bare operators: converted code's shape timed without the operators' own work.
 
 A converted function rebound to these runs the same generated code (the
-same branch, loop-body and state functions, the same calls) with operators
+same branch and loop-body functions, the same calls) with operators
 that do only what Python's own statement would: no Tensor check, no error
 notes, no conversion of callees. What converted code costs over the
 original with them is the cost of its shape; what it costs beyond that is
@@ -20,7 +20,7 @@ from typing import Any
 __all__ = ["bare_copy"]
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, within=None) -> None:
+def if_stmt(cond, body, orelse, names=(), nouts=0, **options) -> None:
     branch = body if cond else orelse
     if branch is not None:
         branch()
@@ -30,12 +30,12 @@ def if_exp(cond, if_true, if_false, text) -> Any:
     return if_true() if cond else if_false()
 
 
-def while_stmt(test, body, get_state, set_state, names, opts, within=None) -> None:
+def while_stmt(test, body, names=(), **options) -> None:
     while test():
         body()
 
 
-def for_stmt(iter_, extra_test, body, get_state, set_state, names, opts, within=None) -> None:
+def for_stmt(iter_, body, names=(), extra_test=None, **options) -> None:
     if extra_test is None:
         for item in iter_:
             body(item)
@@ -58,8 +58,8 @@ def not_(value) -> bool:
     return not value
 
 
-def converted_call(func, args, kwargs, *rest) -> Any:
-    return func(*args) if kwargs is None else func(*args, **kwargs)
+def converted_call(func, /, *args, **kwargs) -> Any:
+    return func(*args, **kwargs) if kwargs else func(*args)
 
 
 _BARE = {
@@ -70,7 +70,9 @@ _BARE = {
 
 def bare_copy(converted: Callable) -> Callable:
     """`converted` (from `ag.convert`) with the bare operators in its `ag__`; the rest
-    (Undefined and its checks, print, range...) are the real ones."""
+    (Undefined and its checks, print, range...) are the real ones. A fast copy (autograph/python_mode.py)
+    is replaced by the converted function it calls while tracing."""
+    converted = getattr(converted, "__autograph_staged__", converted)
     code = converted.__code__
     cells = dict(zip(code.co_freevars, converted.__closure__ or ()))
     real = cells["ag__"].cell_contents

@@ -12,8 +12,15 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from autograph.python_mode import set_fast_calls
+
 settings.register_profile("autograph", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("autograph")
 
 # Every graph the suite compiles has its IR invariants checked around each optimisation pass.
 os.environ["AUTOGRAPH_VERIFY_PASSES"] = "1"
+
+# `ag.convert(f)` returns the converted code itself, not a copy of `f` that runs f's own code outside
+# traces (autograph/python_mode.py): every test comparing it with `f` runs converted code on Python
+# values. tests/autograph/test_python_mode.py turns the copies back on where it tests them.
+set_fast_calls(False)

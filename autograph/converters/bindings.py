@@ -14,12 +14,13 @@ one):
         raise E
     return j
 
-For such names the function starts with `j = ag__.Undefined('j')`. Then
+For such names the function starts with `j: object`, a declaration that
+binds nothing (every read finds a binding first). Then
 each helper keeps in its `nonlocal` only the names it binds itself
 (`trim_nonlocals`).
 
 A name some path reads before any binding (the original raises
-UnboundLocalError there) gets the same start when no code of `f` binds it
+UnboundLocalError there) gets `j = ag__.Undefined('j')` when no code of `f` binds it
 any more, or a helper's read would find a global of that name; and where
 such a name may be unbound, its reads are checked as `unbound_reads` checks
 them, so they raise instead of handing on the placeholder:
@@ -43,6 +44,7 @@ from autograph.analysis import Analyses
 from autograph.analysis.activity import scope_names
 from autograph.analysis.targets import block_targets
 from autograph.analysis.traversal import BLOCK_FIELDS, statements
+from autograph.converters.state import declaration
 from autograph.converters.unbound_reads import check_reads
 from autograph.source.templates import constant, replace
 
@@ -146,15 +148,20 @@ def transform(
     scopes = _Scopes(walrus)
     missing = _unresolved(fn, scopes)
     own = scopes[fn].own
+    checked: set[str] = set()
     for name in sorted(read_early):
         # a read that finds no binding in the helpers around it would see the placeholder, or a global
         if (name in missing or name not in own) and _check_free_reads(fn, frozenset((name,)), scopes, analyses):
+            checked.add(name)
             if name not in missing:
                 missing.append(name)
     if missing:
         inits: list[gast.stmt] = []
         for name in missing:
-            inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=constant(name))
+            if name in checked:  # its reads are checked (`ag__.is_undefined`): it holds the placeholder
+                inits += replace("name = ag__.Undefined(text)", fn.body[0], name=name, text=constant(name))
+            else:  # bound before every read: declared, not bound (state.declaration)
+                inits.append(declaration(name, fn.body[0]))
         start = 1 if _has_docstring(fn) else 0
         fn.body[start:start] = inits
     _trim([node for node in scopes if id(node) in generated], scopes)

@@ -1,7 +1,8 @@
 """call_trees: calls go through `ag__.converted_call`, so user functions they reach get converted too.
 
-    y = f(x, *rest, k=1, **kw)  ->  y = ag__.converted_call(f, (x, *rest), {'k': 1, **kw})
+    y = f(x, *rest, k=1, **kw)  ->  y = ag__.converted_call(f, x, *rest, k=1, **kw)
     z = np.tanh(x)              ->  z = np.tanh(x)        (known to need no conversion)
+    n = len(x)                  ->  n = ag__.len(x)       (a builtin the runtime stages, not shadowed)
 
 A call stays direct when its callee is decided statically to need no
 conversion: an attribute of a module-level import of numpy / autograph /
@@ -24,7 +25,7 @@ from autograph.converters.expression_scope import Rewrite, rewrite_expressions
 from autograph.converters.item_assignment import ItemAssignments
 from autograph.random_draws import is_random_module
 from autograph.source.origins import inherit_location
-from autograph.source.templates import constant, replace_expr
+from autograph.source.templates import replace_expr
 from runtime.operators.builtins import OVERRIDES
 
 __all__ = ["rewrites", "transform", "SAFE_PACKAGES"]
@@ -32,6 +33,8 @@ __all__ = ["rewrites", "transform", "SAFE_PACKAGES"]
 # modules whose functions never need conversion; math's are C functions over Python numbers
 SAFE_PACKAGES = frozenset({"numpy", "autograph", "runtime", "math"})
 _NEVER = frozenset({"super", "locals", "globals", "vars", "eval", "exec", "dir"})
+# builtins with an operator of the same name in `ag__` (runtime.operators.builtins.OVERRIDES)
+_STAGED_BUILTINS = frozenset(f.__name__ for f in OVERRIDES if getattr(builtins, getattr(f, "__name__", ""), None) is f)
 
 
 def _root(node: gast.expr) -> gast.expr:
@@ -82,30 +85,34 @@ class _Calls:
             if name in _NEVER:
                 return True
             value = self.ctx.value_of(name)
-            if value is not None and getattr(builtins, name, None) is value:
-                return value not in OVERRIDES
-            return False
+            return value is not None and getattr(builtins, name, None) is value and value not in OVERRIDES
+
         module = self.ctx.module_of(name)
         if module is None or module.split(".")[0] not in SAFE_PACKAGES:
             return False
         return not _has_override(module, func) and not _draws(module, func)
 
+    def _staged_builtin(self, func: gast.expr) -> str | None:
+        """The name of the builtin `func` names when the runtime stages it (`len`, `range`) and
+        neither a local nor a global shadows it: called as `ag__.len(x)`."""
+        if type(func) is not gast.Name or func.id in self.local_names or func.id not in _STAGED_BUILTINS:
+            return None
+        value = self.ctx.value_of(func.id)
+        return func.id if value is not None and value is getattr(builtins, func.id) else None
+
     def call(self, node: gast.Call) -> gast.expr:
         """`node` through converted_call, unless direct; its callee and arguments are rewritten already."""
+        builtin = self._staged_builtin(node.func)
+        if builtin is not None:
+            node.func = replace_expr(f"ag__.{builtin}", node.func)
+            return node
         if self._direct(node.func):
             return node
-        args = gast.Tuple(elts=node.args, ctx=gast.Load())
-        if node.keywords:
-            kwargs = gast.Dict(
-                keys=[constant(k.arg) if k.arg else None for k in node.keywords],
-                values=[k.value for k in node.keywords],
-            )
-        else:
-            kwargs = constant(None)
-        # the template's own nodes take the call's location as they are made; only the parts made
-        # here (and any part of the call an earlier rewrite left without one) are walked for it
-        inherit_location([node.func, args, kwargs], node)
-        return replace_expr("ag__.converted_call(func, args, kwargs)", node, func=node.func, args=args, kwargs=kwargs)
+        # the template's own nodes take the call's location as they are made; only the callee
+        # (and any part of the call an earlier rewrite left without one) is walked for it
+        inherit_location([node.func], node)
+        callee = replace_expr("ag__.converted_call", node)
+        return gast.copy_location(gast.Call(func=callee, args=[node.func, *node.args], keywords=node.keywords), node)
 
 
 def rewrites(node: gast.AST, ctx: Context) -> dict[type, Rewrite]:

@@ -1,11 +1,9 @@
 """conditionals: `if`/`elif`/`else` -> `ag__.if_stmt` over two branch functions.
 
-    if x > 0:                  def get_state(): return (y,)
-        y = x                  def set_state(vars_): nonlocal y; (y,) = vars_
-    else:             ->       def if_body(): nonlocal y; y = x
-        y = -x                 def else_body(): nonlocal y; y = -x
-                               y = ag__.Undefined('y')
-                               ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+    if x > 0:                  def if_body(): nonlocal y; y = x
+        y = x         ->       def else_body(): nonlocal y; y = -x
+    else:                      ag__.if_stmt(x > 0, if_body, else_body, ('y',), nouts=1)
+        y = -x
 
 (One statement per line in the real output.) `elif` is an `if` in the else
 branch and is converted the same way, innermost first. An `if` without
@@ -31,6 +29,7 @@ from autograph.converters.state import (
     StatePlan,
     call_and_unbind,
     names_tuple,
+    operator_call,
     state_functions,
     undefined_inits,
 )
@@ -83,7 +82,7 @@ def convert_if(
     """The statements replacing `node`; `modified` holds the names each branch binds."""
     if _only_pass(node.orelse):
         node.orelse = []  # `else: continue` once its dead flag store is dropped
-    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
+    code, state = state_functions(plan, ctx, helpers, node)
     body: gast.expr = constant(None)
     if needs_if_body(node):
         code += _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
@@ -93,18 +92,10 @@ def convert_if(
         code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = load_name(helpers["else_body"])
     code += undefined_inits(plan, node)
-    call = replace(
-        "ag__.if_stmt(test, if_body, orelse, get_state, set_state, names, nouts)",
-        node,
-        test=node.test,
-        if_body=body,
-        orelse=orelse,
-        get_state=get_state,
-        set_state=set_state,
-        names=names_tuple(plan.names),
-        nouts=constant(plan.nouts),
-    )
+    # every name an output (the common case): no `nouts`, and a call without keywords costs less
+    keywords = [gast.keyword(arg="nouts", value=constant(plan.nouts))] if plan.nouts != len(plan.names) else []
     if plan.unread != ((), ()):  # see written_liveness
         value = gast.Tuple(elts=[names_tuple(side) for side in plan.unread], ctx=gast.Load())
-        call[0].value.keywords.append(gast.keyword(arg="unread", value=value))
+        keywords.append(gast.keyword(arg="unread", value=value))
+    call = operator_call("if_stmt", [node.test, body, orelse], plan, keywords + state, node)
     return code + call_and_unbind(plan, call, node)

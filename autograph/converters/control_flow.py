@@ -17,7 +17,7 @@ from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.none_before_loop import bound_before_read, set_to_none
-from autograph.converters.state import StatePlan, plan_if, plan_loop
+from autograph.converters.state import StatePlan, needs_state_functions, plan_if, plan_loop
 from autograph.converters.unbound_reads import check_reads
 from autograph.converters.written_liveness import unread_after_if, unread_at_head
 
@@ -92,6 +92,7 @@ class _Planner:
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
         self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
+        self.checked: set[str] = set()  # names whose reads check_reads wrapped, in the block being planned
         self.effects = analyses.activity.effects
 
     def block(self, block: list[gast.stmt], initialized: frozenset[str], within: gast.stmt | None = None) -> None:
@@ -101,7 +102,8 @@ class _Planner:
                 continue
             inner = initialized
             if type(stmt) not in _BRANCHES:
-                rewritten = bool(initialized) and check_reads(stmt, initialized, self.analyses)
+                rewritten = check_reads(stmt, initialized, self.analyses) if initialized else frozenset()
+                self.checked |= rewritten
                 if not BLOCK_FIELDS[type(stmt)]:
                     if not rewritten:
                         self.analysed[stmt] = self.effects(stmt)
@@ -114,12 +116,24 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.plans[stmt] = self._guard(plan, within)
-                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)
+                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)  # outermost first
                 inner = initialized | set(plan.unbound)
-                check_reads(stmt, inner, self.analyses)
+                outer_checked, self.checked = self.checked, set(check_reads(stmt, inner, self.analyses))
             for nested, catches in catching_blocks(stmt):
                 self.block(nested, inner, stmt if catches else within)
+            if type(stmt) in _BRANCHES:
+                if self.checked & set(plan.unbound):
+                    plan = dataclasses.replace(plan, placeholders=True)  # see StatePlan.placeholders
+                    names = self.helpers[stmt]
+                    names.setdefault("get_state", self.ctx.namespace.new("get_state"))
+                    names.setdefault("set_state", self.ctx.namespace.new("set_state"))
+                if needs_state_functions(plan) and initialized & set(plan.names):
+                    # an enclosing statement's name its get_state may find unbound (see state.undefined_inits)
+                    plan = dataclasses.replace(
+                        plan, deleted=tuple(n for n in plan.names if n in initialized or n in plan.deleted)
+                    )
+                self.checked |= outer_checked
+                self.plans[stmt] = self._guard(plan, within)
 
     def _guard(self, plan: StatePlan, within: gast.stmt | None) -> StatePlan:
         if within is None:
@@ -149,7 +163,7 @@ class _Planner:
 def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
     """Names of the functions that replace `stmt`, minted outermost first so outer ones read plain."""
     new = ctx.namespace.new
-    names = {"get_state": new("get_state"), "set_state": new("set_state")} if plan.names else {}
+    names = {"get_state": new("get_state"), "set_state": new("set_state")} if needs_state_functions(plan) else {}
     if isinstance(stmt, gast.If):
         if needs_if_body(stmt):
             names["if_body"] = new("if_body")
@@ -158,12 +172,11 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
         return names
     names["loop_body"] = new("loop_body")
     if isinstance(stmt, gast.While):
-        names["loop_test"] = new("loop_test")
+        if ctx.walrus and any(type(n) is gast.NamedExpr for n in gast.walk(stmt.test)):
+            names["loop_test"] = new("loop_test")  # a test that binds names is a def (see loops)
         return names
     if not target_is_parameter(stmt, plan):
         names["itr"] = new("itr")
-    if ctx.loop_flags.get(stmt):
-        names["extra_test"] = new("extra_test")
     return names
 
 

@@ -31,6 +31,12 @@ loop body's non-carried names are dead at the loop head; a branch's are
 dead after the if), so every read in one call sees a write of that same
 call. A branch's `private` names (read first while unbound) stay local.
 The `bindings` pass then binds each shared name in the user's function.
+
+Helpers move only out of functions that run once per iteration of a loop:
+a loop's body and test, and every helper defined inside them. A branch of
+an `if` outside any loop runs once per call at most, so its helpers stay in
+it, next to the statement they serve, and the names it binds stay its own
+locals (no sharing, no binding in the user's function).
 """
 
 from __future__ import annotations
@@ -38,9 +44,15 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import bound_names, declarations, expression_effects
-from autograph.analysis.traversal import BLOCK_FIELDS, INNER_BLOCKS, rewrite_inner_blocks
-from autograph.converters import loop_options, operand_functions
+from autograph.analysis.traversal import (
+    BLOCK_FIELDS,
+    INNER_BLOCKS,
+    rewrite_inner_blocks,
+    statements,
+)
+from autograph.converters import loop_options
 from autograph.converters.context import Context
+from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
@@ -50,8 +62,9 @@ class _Hoister:
     """Moves generated defs up; scopes are final once visited, so their free names are memoised
     (those of state functions of plain names are known from when they were made)."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, in_loops: frozenset[int] = frozenset()) -> None:
         self.ctx = ctx
+        self.in_loops = in_loops  # ids of the helpers that run once per iteration of a loop
         self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = ctx.free_names
         self.analysed = ctx.analysed
@@ -200,7 +213,8 @@ class _Hoister:
             if kind is gast.FunctionDef:
                 if id(stmt) in generated and id(stmt) not in state_functions:
                     stmt.body = self.block(stmt.body)
-                    out.extend(self.split(stmt))
+                    if id(stmt) in self.in_loops:
+                        out.extend(self.split(stmt))
                 out.append(stmt)
                 continue
             if INNER_BLOCKS[kind]:  # none for simple statements, defs and classes: no call for those
@@ -253,7 +267,29 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow, merge
     the state functions that became identical neighbours, and bind the constant options of
     the loops inside helpers once (`loop_options`)."""
-    operand_functions.transform(node, ctx)
-    hoister = _Hoister(ctx)
+    hoister = _Hoister(ctx, _in_loops(node, ctx.generated))
     node.body = hoister.final_block(node.body)
     return loop_options.transform(node, ctx)
+
+
+# loop operator -> positions of the helpers it calls at every iteration
+_LOOP_HELPERS = {"while_stmt": (0, 1), "for_stmt": (1,)}
+
+
+def _in_loops(node: gast.FunctionDef, generated: dict[int, gast.AST]) -> frozenset[int]:
+    """The ids of the generated helpers that run once per iteration of a loop: loop bodies and
+    tests, and the helpers defined anywhere inside them. (Operator calls are expression
+    statements, and helpers statements: only statement blocks are walked.)"""
+    defs = {d.name: d for d in generated.values() if type(d) is gast.FunctionDef}
+    roots = []
+    for stmt in statements(node.body):
+        if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
+            continue
+        call = stmt.value
+        positions = _LOOP_HELPERS.get(called_operator(call))
+        if positions is None:
+            continue
+        passed = [call.args[i] for i in positions if i < len(call.args)]
+        passed += [k.value for k in call.keywords if k.arg == "extra_test"]
+        roots += [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
+    return frozenset(id(d) for d in statements(roots) if type(d) is gast.FunctionDef and id(d) in generated)

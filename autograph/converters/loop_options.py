@@ -3,10 +3,10 @@
     def loop_body(itr):                             def loop_body(itr):
         nonlocal n                                      nonlocal n
         n = itr                                         n = itr
-        ag__.for_stmt(range(n), None,       ->          ag__.for_stmt(range(n), None,
-                      loop_body_1, ...,                               loop_body_1, ..., opts)
-                      {'iterate_names': 'd'})       opts = {'iterate_names': 'd'}
-    ag__.for_stmt(range(m), None, loop_body, ...)   ag__.for_stmt(range(m), None, loop_body, ...)
+        ag__.for_stmt(range(n), loop_body_1, ...,  ->   ag__.for_stmt(range(n), loop_body_1, ...,
+                      opts={'iterate_names': 'd'})                    opts=opts)
+    ag__.for_stmt(range(m), loop_body, ...)         opts = {'iterate_names': 'd'}
+                                                    ag__.for_stmt(range(m), loop_body, ...)
 
 A dict display builds a new dict each time it runs: an inner loop's options
 were built once per iteration of the outer loop, and in a Python-mode
@@ -29,8 +29,7 @@ from autograph.source.templates import load_name, replace
 
 __all__ = ["transform"]
 
-# loop operator -> position of its options dict
-_OPTS_POSITION = {"while_stmt": 5, "for_stmt": 6}
+_LOOPS = frozenset({"while_stmt", "for_stmt"})
 
 
 def _constant_dict(node: gast.expr) -> bool:
@@ -66,11 +65,12 @@ class _Binder:
             kind = type(stmt)
             if kind is gast.Expr:
                 call = stmt.value
-                position = _OPTS_POSITION.get(called_operator(call))
-                if position is not None and position < len(call.args) and _constant_dict(call.args[position]):
-                    name = self.ctx.namespace.new("opts")
-                    bindings += replace("name = opts", call.args[position], name=name, opts=call.args[position])
-                    call.args[position] = load_name(name)
+                if called_operator(call) in _LOOPS:
+                    for keyword in call.keywords:
+                        if keyword.arg == "opts" and _constant_dict(keyword.value):
+                            name = self.ctx.namespace.new("opts")
+                            bindings += replace("name = opts", keyword.value, name=name, opts=keyword.value)
+                            keyword.value = load_name(name)
                 continue
             if kind is gast.FunctionDef:
                 if id(stmt) in self.ctx.generated:

@@ -1,14 +1,10 @@
 """loops: `while` -> `ag__.while_stmt`, `for` -> `ag__.for_stmt`, over a test and a body function.
 
-    while x > 1:                def get_state(): return (x,)
-        x = x // 2      ->      def set_state(vars_): nonlocal x; (x,) = vars_
-                                def loop_body(): nonlocal x; x = x // 2
-                                def loop_test(): return x > 1
-                                ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+    while x > 1:                def loop_body(): nonlocal x; x = x // 2
+        x = x // 2      ->      ag__.while_stmt(lambda: x > 1, loop_body, ('x',))
 
     for i in range(n):          def loop_body(i): nonlocal s; s += i
-        s += i          ->      ag__.for_stmt(range(n), None, loop_body, get_state, set_state,
-                                              ('s',), {'iterate_names': 'i'})
+        s += i          ->      ag__.for_stmt(range(n), loop_body, ('s',), opts={'iterate_names': 'i'})
 
 Loop variables are the names the body binds that are live at the loop head;
 the rest stay local to the body function. A for loop that stops on one flag
@@ -26,10 +22,11 @@ from autograph.converters.state import (
     StatePlan,
     call_and_unbind,
     names_tuple,
+    operator_call,
     state_functions,
     undefined_inits,
 )
-from autograph.source.templates import constant, load_name, replace
+from autograph.source.templates import constant, load_name, replace, replace_expr
 
 __all__ = ["convert_while", "convert_for", "target_is_parameter"]
 
@@ -62,9 +59,9 @@ def _opts(node: gast.AST, ctx: Context, iterate_names: str | None, plan: StatePl
 
 def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a while loop (its else: was moved out by break_statements)."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
+    code, state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
-    loop_test = helpers["loop_test"]
+    loop_test = helpers.get("loop_test")
     # the names the test binds with `:=` (none unless the census found one in the function)
     test_binds = sorted({n.target.id for n in walk(node.test) if type(n) is gast.NamedExpr}) if ctx.walrus else []
     code += replace(
@@ -73,32 +70,33 @@ def convert_while(node: gast.While, plan: StatePlan, ctx: Context, helpers: dict
             nonlocal names
             global globals_
             body
-        def loop_test():
-            nonlocal test_names
-            global test_globals
-            return test
         """,
         node,
         loop_body=loop_body,
-        loop_test=loop_test,
         names=plan.local_names,
         globals_=list(plan.globals),
-        test_names=[n for n in test_binds if n in plan.names],
-        test_globals=[n for n in test_binds if n in plan.globals],
         body=node.body,
-        test=node.test,
     )
+    if test_binds:  # a lambda cannot rebind the names the test binds with `:=`
+        code += replace(
+            """
+            def loop_test():
+                nonlocal test_names
+                global test_globals
+                return test
+            """,
+            node,
+            loop_test=loop_test,
+            test_names=[n for n in test_binds if n in plan.names],
+            test_globals=[n for n in test_binds if n in plan.globals],
+            test=node.test,
+        )
+        test: gast.expr = load_name(loop_test)
+    else:
+        test = replace_expr("lambda: test", node, test=node.test)
     code += undefined_inits(plan, node)
-    call = replace(
-        "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, opts)",
-        node,
-        loop_test=loop_test,
-        loop_body=loop_body,
-        get_state=get_state,
-        set_state=set_state,
-        names=names_tuple(plan.names),
-        opts=_opts(node, ctx, None, plan),
-    )
+    opts = [gast.keyword(arg="opts", value=_opts(node, ctx, None, plan))]
+    call = operator_call("while_stmt", [test, load_name(loop_body)], plan, opts + state, node)
     return code + call_and_unbind(plan, call, node) + node.orelse
 
 
@@ -109,9 +107,7 @@ def _extra_test(flags: list[str], ctx: Context, helpers: dict[str, str], loc: ga
     ctx.lazy_operands = ctx.lazy_operands or len(flags) > 1
     for flag in reversed(flags[:-1]):
         test = replace("ag__.and_(ag__.not_(flag), lambda: rest)", loc, flag=flag, rest=test)[0].value
-    name = helpers["extra_test"]
-    code = replace("def extra_test():\n    return test", loc, extra_test=name, test=test)
-    return code, load_name(name)
+    return [], replace_expr("lambda: test", loc, test=test)
 
 
 def target_is_parameter(node: gast.For, plan: StatePlan) -> bool:
@@ -139,7 +135,7 @@ def _iterate_names(target: gast.expr) -> str:
 
 def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str, str]) -> list[gast.stmt]:
     """The statements replacing a for loop (see `target_is_parameter`)."""
-    code, get_state, set_state = state_functions(plan, ctx, helpers, node)
+    code, state = state_functions(plan, ctx, helpers, node)
     loop_body = helpers["loop_body"]
     target = node.target
     if target_is_parameter(node, plan):
@@ -169,15 +165,11 @@ def convert_for(node: gast.For, plan: StatePlan, ctx: Context, helpers: dict[str
     extra_code, extra_test = _extra_test(flags, ctx, helpers, node)
     code += extra_code
     code += undefined_inits(plan, node)
-    call = replace(
-        "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, opts)",
-        node,
-        iter_=node.iter,
-        extra_test=extra_test,
-        loop_body=loop_body,
-        get_state=get_state,
-        set_state=set_state,
-        names=names_tuple(plan.names),
-        opts=_opts(node, ctx, _iterate_names(target), plan),
-    )
+    keywords = [
+        gast.keyword(arg="extra_test", value=extra_test),
+        # a loop over one name needs no `iterate_names`: the body's parameter is that name
+        gast.keyword(arg="opts", value=_opts(node, ctx, None if param == getattr(target, "id", None)
+                                             else _iterate_names(target), plan)),
+    ]
+    call = operator_call("for_stmt", [node.iter, load_name(loop_body)], plan, keywords + state, node)
     return code + call_and_unbind(plan, call, node) + node.orelse

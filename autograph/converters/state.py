@@ -1,8 +1,14 @@
 """State: the names a staged if or loop carries, and the code that reads and rebinds them.
 
+The operator call names the carried names, `ag__.if_stmt(c, if_body, else_body, ('x', 'y'), nouts=2)`;
+a staged path reads and rebinds plain names through the closure cells of the
+helpers passed (runtime.operators.no_state, and `state_cells`, which makes
+sure one of them closes over each). A statement that also carries composites
+(`self.total`, `x[0]`) passes its own pair, as keywords:
+
     def get_state():                  def set_state(vars_):
-        return (x, y)                     nonlocal x, y
-                                          (x, y) = vars_
+        return (x, self.total)            nonlocal x
+                                          (x, self.total) = vars_
 
 A plan is computed for every if/while/for from the analyses *before* any of
 them is rewritten (rewriting moves code into nested functions, which the
@@ -27,7 +33,10 @@ __all__ = [
     "plan_if",
     "plan_loop",
     "state_functions",
+    "needs_state_functions",
+    "operator_call",
     "undefined_inits",
+    "declaration",
     "unbind_undefined",
     "call_and_unbind",
     "names_tuple",
@@ -71,6 +80,9 @@ class StatePlan:
     unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     unread_at_head: tuple[str, ...] = ()
     bound_before_read: tuple[str, ...] = ()
+    # a name it may leave unbound is read through `ag__.is_undefined` checks (unbound_reads): it
+    # holds the placeholder, with get_state/set_state of its own and the unbinding after
+    placeholders: bool = False
 
     @property
     def local_names(self) -> list[str]:
@@ -204,12 +216,34 @@ def names_tuple(names: tuple[str, ...]) -> gast.Tuple:
     return tuple_of([constant(n) for n in names])
 
 
+def operator_call(
+    operator: str, args: list[gast.expr], plan: StatePlan, keywords: list[gast.keyword], loc: gast.AST
+) -> list[gast.stmt]:
+    """`ag__.<operator>(*args, names, **keywords)` as a statement; the names tuple only when the
+    statement carries any, keywords whose value is None or an empty dict left out."""
+    call = replace_expr(f"ag__.{operator}()", loc)
+    call.args = list(args) + ([names_tuple(plan.names)] if plan.names else [])
+    call.keywords = [
+        k for k in keywords
+        if not (type(k.value) is gast.Constant and k.value.value is None)
+        and not (type(k.value) is gast.Dict and not k.value.keys)
+    ]
+    return [gast.copy_location(gast.Expr(value=call), loc)]
+
+
+def needs_state_functions(plan: StatePlan) -> bool:
+    """Whether the statement carries a composite (`self.x`), which no closure cell holds, or
+    placeholders (`StatePlan.placeholders`)."""
+    return plan.placeholders or not all(name.isidentifier() for name in plan.names)
+
+
 def state_functions(
     plan: StatePlan, ctx: Context, helpers: dict[str, str], loc: gast.AST
-) -> tuple[list[gast.stmt], gast.expr, gast.expr]:
-    """The get_state/set_state definitions and the two callables; None for both when there is no state."""
-    if not plan.names:
-        return [], constant(None), constant(None)
+) -> tuple[list[gast.stmt], list[gast.keyword]]:
+    """The get_state/set_state definitions and the keywords passing them, for a statement that
+    carries a composite; none otherwise (the operator reads the helpers' cells)."""
+    if not needs_state_functions(plan):
+        return [], []
     get_state = helpers["get_state"]
     set_state = helpers["set_state"]
     vars_ = _vars_name(ctx)
@@ -233,7 +267,7 @@ def state_functions(
     )
     get_ref, set_ref = load_name(get_state), load_name(set_state)
     _note_state_functions(plan, ctx, code, get_ref, set_ref)
-    return code, get_ref, set_ref
+    return code, [gast.keyword(arg="get_state", value=get_ref), gast.keyword(arg="set_state", value=set_ref)]
 
 
 def _note_state_functions(
@@ -290,8 +324,26 @@ def _vars_name(ctx: Context) -> str:
     return ctx.vars_name
 
 
+def declaration(name: str, loc: gast.AST) -> gast.stmt:
+    """`y: object`: makes `y` a local of the function without binding it, so the helpers'
+    `nonlocal y` find it and a read before any binding raises as it does in Python.
+    (The annotation of a local is never evaluated.)"""
+    node = gast.AnnAssign(
+        target=gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None),
+        annotation=gast.Name(id="object", ctx=gast.Load(), annotation=None, type_comment=None),
+        value=None,
+        simple=1,
+    )
+    node.autograph_declaration = True  # dropped where the scope declares the name nonlocal (state_cells)
+    return gast.copy_location(node, loc)
+
+
 def undefined_inits(plan: StatePlan, loc: gast.AST) -> list[gast.stmt]:
-    """`y = ag__.Undefined('y')` for each carried name that may be unbound before the statement."""
+    """For each carried name that may be unbound before the statement: `y: object` when the
+    operator reads the state from cells (an unbound one reads as Undefined, and Undefined
+    written back unbinds it), else `y = ag__.Undefined('y')`."""
+    if not needs_state_functions(plan):
+        return [declaration(name, loc) for name in plan.unbound]
     out: list[gast.stmt] = []
     for name in plan.unbound:
         out += replace("name = ag__.Undefined(text)", loc, name=name, text=constant(name))
@@ -334,6 +386,8 @@ def call_and_unbind(plan: StatePlan, call: list[gast.stmt], loc: gast.AST) -> li
                                             raise
     """
     call = _pass_within(plan, call)
+    if not needs_state_functions(plan):
+        return call  # the names it carries never hold a placeholder (runtime.operators.no_state)
     if not (plan.guarded and plan.unbound):
         return call + unbind_undefined(plan, loc)
     cleanup = unbind_undefined(plan, loc, plan.unbound)

@@ -46,22 +46,23 @@ def _header(stmt: gast.stmt, analyses: Analyses) -> tuple[list[str] | None, obje
     return None, cfg.entry_of.get(stmt)
 
 
-def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> bool:
-    """Wrap, in `stmt`'s own expressions, the reads of `names` that may be unbound there; whether any was."""
+def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> frozenset[str]:
+    """Wrap, in `stmt`'s own expressions, the reads of `names` that may be unbound there; the names
+    of those that were (empty, so false, when none was)."""
     if not names:
-        return False
+        return _NONE
     header = _header(stmt, analyses)
     if header is None or header[1] is None:
-        return False
+        return _NONE
     fields, point = header
     may_be_unbound = analyses.definitions.may_be_unbound
     risky = {n for n in names if may_be_unbound(point, n)}
     if not risky:
-        return False
+        return _NONE
     if fields is None:
         fields = type(stmt)._fields
     if not any(_reads_any(getattr(stmt, field, None), risky) for field in fields):
-        return False  # the common case: nothing to wrap, found without rebuilding the fields
+        return _NONE  # the common case: nothing to wrap, found without rebuilding the fields
     wrap = _Wrap(risky)
     for field in fields:
         value = getattr(stmt, field, None)
@@ -69,7 +70,10 @@ def check_reads(stmt: gast.stmt, names: frozenset[str], analyses: Analyses) -> b
             setattr(stmt, field, wrap.visit(value))
         elif isinstance(value, list):
             setattr(stmt, field, [wrap.visit(v) if isinstance(v, gast.AST) else v for v in value])
-    return True
+    return frozenset(risky)
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def _reads_any(value: object, names: set[str]) -> bool:

@@ -75,6 +75,9 @@ class Expressions:
 
     def _constant(self, node: gast.Constant, prec: int) -> str:
         value = node.value
+        spelled = getattr(node, "spelling", None)  # a number as the user wrote it (source/spelling.py)
+        if spelled is not None:
+            return spelled
         if type(value) in _REPR_SPELLED and not self.avoid_backslashes and getattr(node, "kind", None) is None:
             return repr(value)  # most constants: spelled as literals.constant spells them, with less asking
         if isinstance(value, tuple):

@@ -19,6 +19,7 @@ import gast
 from autograph.source.deep import in_deep_thread
 from autograph.source.diagnostics import conversion_error, no_source_error, source_changed_error
 from autograph.source.nesting import resource_reason
+from autograph.source.spelling import mark_spellings
 from autograph.source.translation import to_gast
 from runtime.ir.errors import ConversionError
 
@@ -78,7 +79,7 @@ def parse_source(text: str, filename: str) -> gast.Module:
     retries on one.
     """
     try:
-        return to_gast(_parse_ast(text, filename))
+        module = to_gast(_parse_ast(text, filename))
     except (RecursionError, MemoryError) as error:
         if isinstance(error, RecursionError) and not in_deep_thread():
             raise
@@ -89,6 +90,8 @@ def parse_source(text: str, filename: str) -> gast.Module:
             resource_reason(error),
             "split its most deeply nested expression or statement (assign parts of it to variables)",
         ) from None
+    mark_spellings(module, text)
+    return module
 
 
 def _parse_ast(text: str, filename: str) -> ast.Module:
@@ -121,6 +124,7 @@ def parse_function(func: Callable) -> ParsedFunction:
     if guessed is not None:
         start, text, indent, added, tree = guessed
         module = to_gast(tree)
+        mark_spellings(module, text)
     else:
         found = _def_lines(func, code)
         if found is None:

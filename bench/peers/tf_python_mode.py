@@ -11,7 +11,7 @@ from bench.corpus.inputs import python_mode_args
 from bench.harness import Config, Result, attempt, time_call
 from bench.peers.protocol import config_from_argv, emit
 
-CALL_KEY = "converted_call(affine, (3.0,), {})"
+CALL_KEY = "converted_call(affine, 3.0)"
 
 
 def _converted(func, args: tuple, config: Config) -> Result:

@@ -1,8 +1,7 @@
 """for_stmt: a `for` loop, staged when it iterates over a Tensor or a staged range.
 
-    for i in range(n):         def loop_body(itr): nonlocal s; i = itr; s += i
-        s += i           ->    ag__.for_stmt(range(n), None, loop_body,
-                                             get_state, set_state, ('s',), {'iterate_names': 'i'})
+    for i in range(n):         def loop_body(i): nonlocal s; s += i
+        s += i           ->    ag__.for_stmt(range(n), loop_body, ('s',), opts={'iterate_names': 'i'})
 
 `extra_test` (or None) is the loop's extra condition, e.g. `not break_` after
 a `break` was rewritten into a flag. It only ever reads flags that are False
@@ -15,8 +14,9 @@ loop stops on one flag returns that flag, and its extra test is `not flag`: a
 False flag means the test holds and a True one that it fails, so the test is
 only called when the flag is not a bool (a Tensor set by a staged if, which a
 Python loop cannot stop on: an error if an item is left) or when the body
-returned nothing (the test reads several flags). A loop that carries no names passes None as
-`get_state`/`set_state`.
+returned nothing (the test reads several flags). The staged loop reads and
+rebinds the carried names through the closure cells of the body and extra
+test (no_state), or through `get_state`/`set_state` when given.
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ _PYTHON_ITERABLES = frozenset({list, tuple, range, dict, str, set, frozenset, en
 
 def for_stmt(
     iter_: object,
-    extra_test: Callable[[], object] | None,
     body: Callable[[object], object],
-    get_state: Callable[[], tuple] | None,
-    set_state: Callable[[tuple], None] | None,
-    names: tuple[str, ...],
-    opts: dict,
+    names: tuple[str, ...] = (),
+    extra_test: Callable[[], object] | None = None,
+    opts: dict | None = None,
+    get_state: Callable[[], tuple] | None = None,
+    set_state: Callable[[tuple], None] | None = None,
     within: tuple[str, int] | None = None,
 ) -> None:
     """Run the loop in Python, or stage it for a Tensor / staged range / TensorArray
@@ -70,7 +70,7 @@ def for_stmt(
                     keep_going = extra_test()
                     if type(keep_going) is not bool and is_staged(keep_going):
                         if next(items, _END) is not _END:
-                            _tensor_break(keep_going, names, opts)
+                            _tensor_break(keep_going, names, opts, body)
                         break
                     if not keep_going:
                         break
@@ -93,7 +93,7 @@ def _staged(
     get_state: Callable[[], tuple] | None,
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
-    opts: dict,
+    opts: dict | None,
     within: tuple[str, int] | None,
 ) -> None:
     """The staged half, kept out of for_stmt: its frame holds only the Python path's locals."""
@@ -101,11 +101,17 @@ def _staged(
     from runtime.operators.staged_loops import staged_for
 
     with traced_within(within, "for"):
-        staged_for(iter_, extra_test, body, *state_functions(get_state, set_state), names, opts)
+        staged_for(
+            iter_, extra_test, body, *state_functions(get_state, set_state, names, (body, extra_test)), names, opts or {}
+        )
 
 
-def _tensor_break(keep_going: Tensor, names: tuple[str, ...], opts: dict) -> None:
-    """A Python loop cannot stop on a Tensor: the error that names the break, out of for_stmt's frame."""
+def _tensor_break(keep_going: Tensor, names: tuple[str, ...], opts: dict | None, body: Callable) -> None:
+    """A Python loop cannot stop on a Tensor: the error that names the break, out of for_stmt's frame.
+    A loop over one name passes no `iterate_names`: the body's parameter is that name."""
     from runtime.operators.staged_loops import tensor_break_in_python_loop
 
+    if not (opts or {}).get("iterate_names"):
+        code = getattr(getattr(body, "__wrapped__", body), "__code__", None)
+        opts = {**(opts or {}), "iterate_names": code.co_varnames[0] if code and code.co_argcount else "i"}
     raise tensor_break_in_python_loop(keep_going, names, opts)

@@ -2,12 +2,13 @@
 
     if x > 0:              def if_body(): nonlocal y; y = x
         y = x              def else_body(): nonlocal y; y = -x
-    else:           ->     ag__.if_stmt(x > 0, if_body, else_body,
-        y = -x                          get_state, set_state, ('y',), 1)
+    else:           ->     ag__.if_stmt(x > 0, if_body, else_body, ("y",))
+        y = -x
 
 An `if` without `else` passes None as `orelse`; `if c: continue` with code
-after it (`if c: pass / else: rest` once lowered) passes None as `body`; one
-that carries no names passes None as `get_state`/`set_state`. A bool
+after it (`if c: pass / else: rest` once lowered) passes None as `body`. The
+staged path reads and rebinds the carried names through the branches'
+closure cells (no_state), or through `get_state`/`set_state` when given. A bool
 condition, the common case in Python mode, is recognised by identity before
 any isinstance check, False first: an `elif` chain passes a False condition
 at every level it skips, and the `if` of a loop that breaks, or of a
@@ -30,14 +31,20 @@ def if_stmt(
     cond: object,
     body: Callable[[], None] | None,
     orelse: Callable[[], None] | None,
-    get_state: Callable[[], tuple] | None,
-    set_state: Callable[[tuple], None] | None,
-    names: tuple[str, ...],
-    nouts: int,
+    names: tuple[str, ...] = (),
+    nouts: int | None = None,
+    get_state: Callable[[], tuple] | None = None,
+    set_state: Callable[[tuple], None] | None = None,
     within: tuple[str, int] | None = None,
     unread: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> None:
     """Run `body` or `orelse`; a Tensor `cond` stages both as one cond (traced `within` a try/with).
+
+    The first `nouts` of `names` (all of them when None) are its outputs; the rest are
+    names a branch reads first and binds, carried so that both branches see them.
+    Converted code passes the options by keyword; none is keyword-only, since a missing
+    keyword-only argument costs a dict lookup at every call, and an if in a loop body is
+    called at every iteration.
 
     `unread`: names whose value after the true / false branch nothing reads, so
     a staged cond fills them with zeros where that branch leaves them unbound
@@ -69,7 +76,7 @@ def _staged(
     get_state: Callable[[], tuple] | None,
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
-    nouts: int,
+    nouts: int | None,
     within: tuple[str, int] | None,
     unread: tuple[tuple[str, ...], tuple[str, ...]],
 ) -> None:
@@ -79,7 +86,13 @@ def _staged(
 
     with traced_within(within, "if"):
         staged_if(
-            cond, body or _nothing, orelse or _nothing, *state_functions(get_state, set_state), names, nouts, unread
+            cond,
+            body or _nothing,
+            orelse or _nothing,
+            *state_functions(get_state, set_state, names, (body, orelse)),
+            names,
+            len(names) if nouts is None else nouts,
+            unread,
         )
 
 

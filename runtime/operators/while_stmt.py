@@ -2,14 +2,16 @@
 
     while x > 1:           def loop_test(): return x > 1
         x = x // 2    ->   def loop_body(): nonlocal x; x = x // 2
-                           ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+                           ag__.while_stmt(loop_test, loop_body, ('x',))
 
 The test decides at every iteration: while it returns Python values the loop
 runs in Python (while tracing, it unrolls); the first time it returns a
 Tensor (`x = 0; while x < 10: x = x + t` after one iteration) the rest of the
 loop is staged from the current state as one while_loop (staged_loops).
-A bool test, the common case in Python mode, is recognised by identity; a
-loop that carries no names passes None as `get_state`/`set_state`.
+A bool test, the common case in Python mode, is recognised by identity. The
+staged rest reads and rebinds the carried names through the closure cells of
+the test and body (no_state), or through `get_state`/`set_state` when given;
+`opts` (or None) holds the loop's options.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ __all__ = ["while_stmt"]
 def while_stmt(
     test: Callable[[], object],
     body: Callable[[], None],
-    get_state: Callable[[], tuple] | None,
-    set_state: Callable[[tuple], None] | None,
-    names: tuple[str, ...],
-    opts: dict,
+    names: tuple[str, ...] = (),
+    opts: dict | None = None,
+    get_state: Callable[[], tuple] | None = None,
+    set_state: Callable[[tuple], None] | None = None,
     within: tuple[str, int] | None = None,
 ) -> None:
     """Run the loop in Python until its test first evaluates to a Tensor, then stage the rest
@@ -69,7 +71,7 @@ def _staged(
     get_state: Callable[[], tuple] | None,
     set_state: Callable[[tuple], None] | None,
     names: tuple[str, ...],
-    opts: dict,
+    opts: dict | None,
     within: tuple[str, int] | None,
 ) -> None:
     """The staged rest of the loop, kept out of while_stmt: its frame holds only the Python path's locals."""
@@ -77,4 +79,4 @@ def _staged(
     from runtime.operators.staged_loops import staged_while
 
     with traced_within(within, "while"):
-        staged_while(result, test, body, *state_functions(get_state, set_state), names, opts)
+        staged_while(result, test, body, *state_functions(get_state, set_state, names, (test, body)), names, opts or {})

@@ -7,23 +7,28 @@ for one number: `STEP_ASIDE[0]`, how many reasons there are right now, in any
 thread, for the fast call of a cached trace to leave a call to the general
 path (each graph being built, and eager mode, count one). The fast call tests
 that list item at every call, which costs less than asking the ContextVar;
-the general path then asks the ContextVar itself.
+the general path then asks the ContextVar itself. Whoever must act when that
+number leaves or returns to 0 (autograph's Python mode, which swaps code then)
+registers with `when_stepping_aside`.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from runtime.ir.graph import Graph
 
 __all__ = [
     "current_graph", "graph_being_built", "building", "is_tracing", "STEP_ASIDE", "step_aside",
+    "when_stepping_aside",
 ]
 
 _current: ContextVar[Graph | None] = ContextVar("autograph_current_graph", default=None)
 STEP_ASIDE = [0]
 _count_lock = threading.Lock()  # `+=` on a list item is no atomic step between threads
+_listeners: list[Callable[[bool], None]] = []
 
 # `current_graph` as the ContextVar's own bound method: the same answer without a
 # Python frame, for the general call path of a Function, which asks at every call.
@@ -66,4 +71,18 @@ class _Building:
 def step_aside(change: int) -> None:
     """Count one more (1) or one less (-1) reason for fast calls to take the general path."""
     with _count_lock:
+        before = STEP_ASIDE[0]
         STEP_ASIDE[0] += change
+        if _listeners and (before == 0) != (STEP_ASIDE[0] == 0):
+            for listener in _listeners:
+                listener(STEP_ASIDE[0] > 0)
+
+
+def when_stepping_aside(listener: Callable[[bool], None], register: bool = True) -> None:
+    """Call `listener(stepping_aside)` now and whenever STEP_ASIDE[0] leaves 0 (True) or returns
+    to it (False), with the count's lock held, so no change slips between; `register=False`
+    calls it once, under the lock, without keeping it."""
+    with _count_lock:
+        if register:
+            _listeners.append(listener)
+        listener(STEP_ASIDE[0] > 0)

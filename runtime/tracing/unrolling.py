@@ -59,6 +59,7 @@ class UnrollWatch:
                 self._report(self.count, self._nodes(), partial=True)
             return body(*args)
 
+        counted_body.__wrapped__ = body  # the staged rest of the loop reads the state from its cells
         return counted_body
 
     def done(self) -> None:

@@ -309,7 +309,7 @@ def test_to_code_of_a_functools_wraps_wrapper_says_it_shows_the_wrapper():
 
     code = ag.to_code(ag.function(logged(decrement)))
     assert code.startswith("# This is 'wrapper', the wrapper a decorator made for 'decrement'")
-    assert "def wrapper(*args):" in code and "ag__.converted_call(fn, (*args,), None)" in code
+    assert "def wrapper(*args):" in code and "ag__.converted_call(fn, *args)" in code
     assert ag.to_code(logged(decrement).__wrapped__).startswith("def decrement(x):")
 
 

@@ -46,10 +46,10 @@ def test_helpers_declare_nonlocal_only_the_names_they_bind():
         "        nonlocal i, total, seen\n"
         "        i = itr\n"
         "        [seen := x for x in xs]\n"
-        "        ag__.if_stmt(i > 0, if_body, None, get_state, set_state, ('total',), 1)\n"
+        "        ag__.if_stmt(i > 0, if_body, None, ('total',), nouts=1)\n"
         "    def else_body():\n"
         "        nonlocal total\n"
-        "        ag__.if_stmt(total > 0, if_body, None, get_state, set_state, ('total',), 1)\n"
+        "        ag__.if_stmt(total > 0, if_body, None, ('total',), nouts=1)\n"
         "    def g():\n"
         "        nonlocal total\n"
     ).body[0]
@@ -72,10 +72,13 @@ def elif_count(xs):
     return small, large
 
 
-def test_a_helper_that_only_calls_keeps_no_declaration():
+def test_a_helper_that_only_calls_declares_only_what_its_operator_reads_through_it():
+    """else_body binds nothing itself: it keeps no `nonlocal x`; it declares `large`, which the
+    staged if it is passed to reads and rebinds through its cell (state_cells)."""
     code = normalize(ag.to_code(elif_count))
     else_body = code[code.index("def else_body():"):].splitlines()
-    assert else_body[1].strip().startswith("ag__.if_stmt("), code
+    assert else_body[1].strip() == "nonlocal large", code
+    assert else_body[2].strip().startswith("ag__.if_stmt("), code
     assert_same(elif_count, [1, 50, 500, 7])
 
 

@@ -7,7 +7,7 @@ from tests.autograph.converters.conversion import assert_converts, transformed
 def test_user_calls_with_star_args_and_kwargs():
     assert_converts(
         "def f(x, rest, kw):\n    return g(x, *rest, k=1, **kw)\n",
-        "def f(x, rest, kw):\n    return ag__.converted_call(g, (x, *rest), {'k': 1, **kw})\n",
+        "def f(x, rest, kw):\n    return ag__.converted_call(g, x, *rest, k=1, **kw)\n",
         call_trees,
     )
 
@@ -15,7 +15,7 @@ def test_user_calls_with_star_args_and_kwargs():
 def test_method_calls_and_nested_calls():
     assert_converts(
         "def f(m, x):\n    return m.apply(h(x))\n",
-        "def f(m, x):\n    return ag__.converted_call(m.apply, (ag__.converted_call(h, (x,), None),), None)\n",
+        "def f(m, x):\n    return ag__.converted_call(m.apply, ag__.converted_call(h, x))\n",
         call_trees,
     )
 
@@ -30,13 +30,19 @@ def test_math_functions_stay_direct():
     assert_converts(source, source, call_trees, modules={"math": "math"})
 
 
-def test_staged_builtins_are_converted():
-    assert "ag__.converted_call(len, (x,), None)" in transformed("def f(x):\n    return len(x)\n", call_trees)
+def test_staged_builtins_call_their_operator():
+    assert "ag__.len(x)" in transformed("def f(x):\n    return len(x)\n", call_trees)
+    assert "ag__.range(1, ag__.len(x))" in transformed("def f(x):\n    return range(1, len(x))\n", call_trees)
+
+
+def test_a_shadowed_builtin_goes_through_converted_call():
+    out = transformed("def f(x, len):\n    return len(x)\n", call_trees)
+    assert "ag__.converted_call(len, x)" in out
 
 
 def test_local_shadowing_a_module_name_is_converted():
     out = transformed("def f(np):\n    return np.tanh(1)\n", call_trees)
-    assert "ag__.converted_call(np.tanh, (1,), None)" in out
+    assert "ag__.converted_call(np.tanh, 1)" in out
 
 
 def test_not_recursive_leaves_calls():

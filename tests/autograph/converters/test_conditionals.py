@@ -20,29 +20,23 @@ def test_if_else_output_and_undefined_init():
         """,
         """
         def f(x):
-            def get_state():
-                return (y,)
-            def set_state(vars_):
-                nonlocal y
-                (y,) = vars_
             def if_body():
                 nonlocal y
                 y = x
             def else_body():
                 nonlocal y
                 y = -x
-            y = ag__.Undefined('y')
-            ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+            y: object
+            ag__.if_stmt(x > 0, if_body, else_body, ('y',))
             return y
         """,
         control_flow,
     )
 
 
-def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
-    """Both branches bind y, so only an exception out of a branch can leave the
-    placeholder behind, and a context manager may swallow it: the check costs
-    nothing when the if ends normally."""
+def test_if_in_with_leaves_no_placeholder_for_a_swallowed_exception():
+    """y is declared, not bound: an exception out of a branch that a context manager
+    swallows leaves it unbound, as in Python, with no check around the call."""
     assert_converts(
         """
         def f(x):
@@ -56,24 +50,14 @@ def test_if_in_with_unbinds_its_placeholders_only_on_the_way_out():
         """
         def f(x):
             with suppress(ValueError):
-                def get_state():
-                    return (y,)
-                def set_state(vars_):
-                    nonlocal y
-                    (y,) = vars_
                 def if_body():
                     nonlocal y
                     y = int(x)
                 def else_body():
                     nonlocal y
                     y = -x
-                y = ag__.Undefined('y')
-                try:
-                    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1, within=('with', 3))
-                except BaseException:
-                    if ag__.is_undefined(y):
-                        del y
-                    raise
+                y: object
+                ag__.if_stmt(x > 0, if_body, else_body, ('y',), within=('with', 3))
             return y
         """,
         control_flow,
@@ -93,16 +77,11 @@ def test_defined_before_needs_no_init_and_locals_stay_local():
         """
         def f(x):
             y = 0
-            def get_state():
-                return (y,)
-            def set_state(vars_):
-                nonlocal y
-                (y,) = vars_
             def if_body():
                 nonlocal y
                 t = x * 2
                 y = t
-            ag__.if_stmt(x > 0, if_body, None, get_state, set_state, ('y',), 1)
+            ag__.if_stmt(x > 0, if_body, None, ('y',))
             return y
         """,
         control_flow,
@@ -119,16 +98,11 @@ def test_branch_reading_and_writing_a_dead_name_carries_it_beyond_nouts():
         """,
         """
         def f(x, n):
-            def get_state():
-                return (n,)
-            def set_state(vars_):
-                nonlocal n
-                (n,) = vars_
             def if_body():
                 nonlocal n
                 n += 1
                 print(n)
-            ag__.if_stmt(x, if_body, None, get_state, set_state, ('n',), 0)
+            ag__.if_stmt(x, if_body, None, ('n',), nouts=0)
         """,
         control_flow,
     )
@@ -149,7 +123,7 @@ def test_global_names_declared_global_in_branches():
             def if_body():
                 global COUNT
                 COUNT = 1
-            ag__.if_stmt(x, if_body, None, None, None, (), 0)
+            ag__.if_stmt(x, if_body, None)
         """,
         control_flow,
     )
@@ -185,15 +159,10 @@ def test_if_with_only_pass_has_no_if_body():
         """
         def f(x):
             y = 0
-            def get_state():
-                return (y,)
-            def set_state(vars_):
-                nonlocal y
-                (y,) = vars_
             def else_body():
                 nonlocal y
                 y = -x
-            ag__.if_stmt(x > 0, None, else_body, get_state, set_state, ('y',), 1)
+            ag__.if_stmt(x > 0, None, else_body, ('y',))
             return y
         """,
         control_flow,
@@ -239,6 +208,6 @@ def print_sign(x):
 
 
 def test_stateless_staged_if_passes_no_state_functions(capsys):
-    assert "None, None, (), 0)" in ag.to_code(print_sign)
+    assert "ag__.if_stmt(x > 0, if_body, else_body)\n" in ag.to_code(print_sign)
     assert ag.function(print_sign)(np.int64(3)) == 3
     assert capsys.readouterr().out == "positive\nnot positive\n"  # both branches traced once

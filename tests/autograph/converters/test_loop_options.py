@@ -22,18 +22,24 @@ def nested(n):
 def test_inner_loop_options_are_bound_before_the_outer_loop():
     out = normalize(
         transformed(
-            "def f(n):\n    total = 0\n    for i in range(n):\n        for j in range(i):\n"
-            "            total += j\n    return total\n",
+            "def f(n, pairs):\n    total = 0\n    for i, p in enumerate(pairs):\n        for j, k in p:\n"
+            "            total += j * k\n    return total\n",
             control_flow,
             hoisting,
         )
     )
     lines = [line.strip() for line in out.splitlines()]
-    assert "opts = {'iterate_names': 'j'}" in lines, out
-    binding = lines.index("opts = {'iterate_names': 'j'}")
-    assert lines[binding + 1].startswith("ag__.for_stmt(range(n), None, loop_body"), out
-    assert lines[binding + 1].endswith("{'iterate_names': 'i'})"), out  # the outer loop runs once
-    assert any(line.startswith("ag__.for_stmt(range(i)") and line.endswith(", opts)") for line in lines), out
+    assert "opts = {'iterate_names': 'j, k'}" in lines, out
+    binding = lines.index("opts = {'iterate_names': 'j, k'}")
+    assert lines[binding + 1].startswith("ag__.for_stmt(enumerate(pairs), loop_body"), out
+    assert lines[binding + 1].endswith("opts={'iterate_names': 'i, p'})"), out  # the outer loop runs once
+    assert any(line.startswith("ag__.for_stmt(p, ") and line.endswith(", opts=opts)") for line in lines), out
+
+
+def test_a_loop_over_one_name_passes_no_options():
+    out = transformed("def f(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n",
+                      control_flow)
+    assert "ag__.for_stmt(range(n), loop_body, ('total',))\n" in out, out
 
 
 def test_options_that_read_names_stay_in_place():

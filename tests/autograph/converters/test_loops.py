@@ -21,18 +21,11 @@ def test_guide_while_loop():
         """,
         """
         def f(x):
-            def get_state():
-                return (x,)
-            def set_state(vars_):
-                nonlocal x
-                (x,) = vars_
             def loop_body():
                 nonlocal x
                 ag.print(x)
                 x = np.tanh(x)
-            def loop_test():
-                return np.sum(x) > 1
-            ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})
+            ag__.while_stmt(lambda: np.sum(x) > 1, loop_body, ('x',))
             return x
         """,
         control_flow,
@@ -53,16 +46,11 @@ def test_for_loop_target_is_parameter_and_options():
         """
         def f(n):
             s = 0
-            def get_state():
-                return (s,)
-            def set_state(vars_):
-                nonlocal s
-                (s,) = vars_
             def loop_body(i):
                 nonlocal s
                 t = i * 2
                 s += t
-            ag__.for_stmt(range(n), None, loop_body, get_state, set_state, ('s',), {'iterate_names': 'i', 'maximum_iterations': 10})
+            ag__.for_stmt(range(n), loop_body, ('s',), opts={'maximum_iterations': 10})
             return s
         """,
         directives,
@@ -80,19 +68,12 @@ def test_tuple_target_and_target_used_after():
         """,
         """
         def f(pairs):
-            def get_state():
-                return (a,)
-            def set_state(vars_):
-                nonlocal a
-                (a,) = vars_
             def loop_body(itr):
                 nonlocal a
                 a, b = itr
                 pass
-            a = ag__.Undefined('a')
-            ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'})
-            if ag__.is_undefined(a):
-                del a
+            a: object
+            ag__.for_stmt(pairs, loop_body, ('a',), opts={'iterate_names': 'a, b'})
             return a
         """,
         control_flow,
@@ -135,7 +116,7 @@ def test_body_of_a_loop_with_one_break_returns_its_flag():
     ))
     body = out[out.index("def loop_body"):].splitlines()
     assert body[4] == "        return break_", out
-    assert "ag__.for_stmt(xs, extra_test, loop_body" in out
+    assert "ag__.for_stmt(xs, loop_body, (" in out and "extra_test=lambda: ag__.not_(break_)" in out
 
 
 def test_python_loop_never_asks_the_extra_test_when_the_body_returns_its_flag():
@@ -152,7 +133,7 @@ def test_python_loop_never_asks_the_extra_test_when_the_body_returns_its_flag():
         ran.append(x)
         return x == 2  # the break flag: set once x is 2
 
-    for_stmt([1, 2, 3, 4], extra_test, loop_body, None, None, (), {})
+    for_stmt([1, 2, 3, 4], loop_body, (), extra_test=extra_test, opts={})
     assert (asked, ran) == ([], [1, 2])
 
 
@@ -165,7 +146,7 @@ def test_python_loop_asks_the_extra_test_after_a_body_that_returns_nothing():
         asked.append(len(ran))
         return len(ran) < 2
 
-    for_stmt([1, 2, 3, 4], extra_test, ran.append, None, None, (), {})
+    for_stmt([1, 2, 3, 4], ran.append, (), extra_test=extra_test, opts={})
     assert (asked, ran) == ([1, 2], [1, 2])
 
 
@@ -230,8 +211,9 @@ def test_break_in_a_staged_for_matches_numpy():
         assert ag.function(break_on_total)(np.int64(x), xs) == break_on_total(np.int64(x), xs)
 
 
-def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
-    """A handler may swallow an exception out of the loop: `return a` must not find Undefined('a')."""
+def test_loop_in_try_leaves_no_placeholder_for_a_swallowed_exception():
+    """A handler may swallow an exception out of the loop: `a` is declared, not bound, so
+    `return a` raises as in Python."""
     assert_converts(
         """
         def f(pairs):
@@ -245,21 +227,12 @@ def test_loop_in_try_unbinds_its_placeholders_on_the_way_out_too():
         """
         def f(pairs):
             try:
-                def get_state():
-                    return (a,)
-                def set_state(vars_):
-                    nonlocal a
-                    (a,) = vars_
                 def loop_body(itr):
                     nonlocal a
                     a, b = itr
                     pass
-                a = ag__.Undefined('a')
-                try:
-                    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ('a',), {'iterate_names': 'a, b'}, within=('try', 3))
-                finally:
-                    if ag__.is_undefined(a):
-                        del a
+                a: object
+                ag__.for_stmt(pairs, loop_body, ('a',), opts={'iterate_names': 'a, b'}, within=('try', 3))
             except ValueError:
                 pass
             return a
@@ -318,3 +291,19 @@ def test_a_python_loop_left_by_break_or_return_takes_no_further_item():
     assert converted == original == [0, 1]
     for xs, limit in (([1, 5, 6], 3), ([1, -1, 5], 3), ([], 0), ([1, 2], 9)):
         assert_same(rest_after_two_flags, xs, limit)
+
+
+def first_pair_until_zero(pairs):
+    try:
+        for a, b in pairs:
+            if b == 0:
+                raise ValueError(a)
+    except ValueError:
+        pass
+    return a
+
+
+def test_a_swallowed_exception_leaves_the_loop_variable_as_python_does():
+    assert_same(first_pair_until_zero, [(1, 0), (2, 3)])  # bound before the raise
+    assert_same(first_pair_until_zero, [(1, 2), (3, 4)])
+    assert_same(first_pair_until_zero, [])  # never bound: UnboundLocalError in both

@@ -6,7 +6,7 @@ import autograph as ag
 
 
 def _loop_call(fn) -> str:
-    (call,) = [line.strip() for line in str(ag.to_code(fn)).splitlines() if "_stmt(loop_" in line or "for_stmt(" in line]
+    (call,) = [line.strip() for line in str(ag.to_code(fn)).splitlines() if "while_stmt(" in line or "for_stmt(" in line]
     return call
 
 

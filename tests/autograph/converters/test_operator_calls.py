@@ -13,7 +13,7 @@ def _expr(text: str) -> gast.expr:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("ag__.for_stmt(it, None, loop_body, None, None, (), {})", "for_stmt"),
+        ("ag__.for_stmt(it, loop_body)", "for_stmt"),
         ("ag__.if_exp(c, if_true, if_false, 'c')", "if_exp"),
         ("ag__.and_(a, lambda: b)", "and_"),
         ("obj.for_stmt(it)", None),

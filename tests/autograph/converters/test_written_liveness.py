@@ -37,7 +37,7 @@ def search_without_else(x, n):
 
 def test_the_search_idiom_passes_what_nothing_reads():
     inner_if = _calls(search, "if_stmt")[0]
-    assert inner_if.endswith("('break_', 'idx'), 2, unread=((), ('idx',)))")
+    assert inner_if.endswith("('break_', 'idx'), unread=((), ('idx',)))")
     (loop,) = _calls(search, "for_stmt")
     assert "'unread_at_head': ('idx',)" in loop
 

@@ -33,8 +33,7 @@ def count_values(start, limit, delta):
         scope["count"] = scope["count"] + 1
         scope["total"] = scope["total"] + itr
 
-    ag__.for_stmt(range_(start, limit, delta), None, loop_body, get_state, set_state,
-                  ("count", "total"), {"iterate_names": "i"})
+    ag__.for_stmt(range_(start, limit, delta), loop_body, ("count", "total"), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)
     return scope["count"], scope["total"]
 
 
@@ -80,7 +79,7 @@ def test_range_dtype_follows_its_bounds():
         def loop_body(itr):
             scope["last"] = itr
 
-        ag__.for_stmt(range_(n), None, loop_body, get_state, set_state, ("last",), {})
+        ag__.for_stmt(range_(n), loop_body, ("last",), opts={}, get_state=get_state, set_state=set_state)
         return scope["last"]
 
     g = trace(f, (np.int32, ()))

@@ -25,8 +25,7 @@ def sum_range(n):
         i = itr
         total += i
 
-    ag__.for_stmt(OVERRIDES[range](n), None, loop_body, get_state, set_state, ("total",),
-                  {"iterate_names": "i"})
+    ag__.for_stmt(OVERRIDES[range](n), loop_body, ("total",), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)
     return total
 
 
@@ -55,10 +54,9 @@ def fizzbuzz_count(n):
         def else_body():
             print("Tracing default branch")
 
-        ag__.if_stmt(i % 3 == 0, if_body, else_body, get_state, set_state, ("fizz", "buzz"), 2)
+        ag__.if_stmt(i % 3 == 0, if_body, else_body, ("fizz", "buzz"), 2, get_state=get_state, set_state=set_state)
 
-    ag__.for_stmt(range_(1, n + 1), None, loop_body, get_state, set_state, ("fizz", "buzz"),
-                  {"iterate_names": "i"})
+    ag__.for_stmt(range_(1, n + 1), loop_body, ("fizz", "buzz"), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)
     return scope["fizz"]
 
 
@@ -86,7 +84,7 @@ def pair_distance(pairs):
         x, y = itr
         total += OVERRIDES[abs](y - x)
 
-    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ("total",), {"iterate_names": "x, y"})
+    ag__.for_stmt(pairs, loop_body, ("total",), opts={"iterate_names": "x, y"}, get_state=get_state, set_state=set_state)
     return total
 
 
@@ -110,7 +108,7 @@ def python_list_train(dataset, loss):
         x, y = itr
         loss += OVERRIDES[abs](y - x)
 
-    ag__.for_stmt(dataset, None, loop_body, get_state, set_state, ("loss",), {"iterate_names": "x, y"})
+    ag__.for_stmt(dataset, loop_body, ("loss",), opts={"iterate_names": "x, y"}, get_state=get_state, set_state=set_state)
     return loss
 
 
@@ -146,7 +144,7 @@ def enumerate_zip(a, b):
         total += i * x * y
 
     pairs = OVERRIDES[enumerate](OVERRIDES[zip](a, b))
-    ag__.for_stmt(pairs, None, loop_body, get_state, set_state, ("total",), {"iterate_names": "i, (x, y)"})
+    ag__.for_stmt(pairs, loop_body, ("total",), opts={"iterate_names": "i, (x, y)"}, get_state=get_state, set_state=set_state)
     return total
 
 
@@ -176,15 +174,15 @@ def first_negative(xs):
         def else_body():
             pass
 
-        ag__.if_stmt(x < 0, if_body, else_body, get_state, set_state, names, 3)
+        ag__.if_stmt(x < 0, if_body, else_body, names, 3, get_state=get_state, set_state=set_state)
 
-    ag__.for_stmt(xs, extra_test, loop_body, get_state, set_state, names, {"iterate_names": "x"})
+    ag__.for_stmt(xs, loop_body, names, extra_test=extra_test, opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)
 
     def if_body_1():
         scope["do_return"] = True
         scope["retval_"] = xs[0] * 0
 
-    ag__.if_stmt(ag__.not_(scope["do_return"]), if_body_1, lambda: None, get_state, set_state, names, 2)
+    ag__.if_stmt(ag__.not_(scope["do_return"]), if_body_1, lambda: None, names, 2, get_state=get_state, set_state=set_state)
     return scope["retval_"], scope["seen"]
 
 
@@ -226,13 +224,13 @@ def fizzbuzz(n):
                     print("Tracing default branch")
                     print_(i)
 
-                ag__.if_stmt(i % 5 == 0, if_body_2, else_body_2, no_state, set_none, (), 0)
+                ag__.if_stmt(i % 5 == 0, if_body_2, else_body_2, (), 0, get_state=no_state, set_state=set_none)
 
-            ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, no_state, set_none, (), 0)
+            ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, (), 0, get_state=no_state, set_state=set_none)
 
-        ag__.if_stmt(i % 15 == 0, if_body, else_body, no_state, set_none, (), 0)
+        ag__.if_stmt(i % 15 == 0, if_body, else_body, (), 0, get_state=no_state, set_state=set_none)
 
-    ag__.for_stmt(range_(1, n + 1), None, loop_body, no_state, set_none, (), {"iterate_names": "i"})
+    ag__.for_stmt(range_(1, n + 1), loop_body, (), opts={"iterate_names": "i"}, get_state=no_state, set_state=set_none)
     return n
 
 
@@ -260,7 +258,7 @@ def test_for_over_a_tensor_array():
         def loop_body(itr):
             scope["total"] = scope["total"] + itr * itr
 
-        ag__.for_stmt(array, None, loop_body, get_state, set_state, ("total",), {"iterate_names": "x"})
+        ag__.for_stmt(array, loop_body, ("total",), opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)
         return scope["total"]
 
     g = trace(f, (np.int64, (None,)))

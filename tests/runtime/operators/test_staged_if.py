@@ -31,7 +31,7 @@ def abs_value(x):
         nonlocal y
         y = -x
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("y",), 1)
+    ag__.if_stmt(x > 0, if_body, else_body, ("y",), 1, get_state=get_state, set_state=set_state)
     return y
 
 
@@ -59,9 +59,9 @@ def fizzbuzz_step(i):
         def else_body_1():
             print("Tracing default branch")
 
-        ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, get_state, set_state, (), 0)
+        ag__.if_stmt(i % 3 == 0, if_body_1, else_body_1, (), 0, get_state=get_state, set_state=set_state)
 
-    ag__.if_stmt(i % 15 == 0, if_body, else_body, get_state, set_state, (), 0)
+    ag__.if_stmt(i % 15 == 0, if_body, else_body, (), 0, get_state=get_state, set_state=set_state)
     return i
 
 
@@ -98,9 +98,9 @@ def sign(x):
             nonlocal s
             s = 0
 
-        ag__.if_stmt(x < 0, if_body_1, else_body_1, get_state, set_state, ("s",), 1)
+        ag__.if_stmt(x < 0, if_body_1, else_body_1, ("s",), 1, get_state=get_state, set_state=set_state)
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("s",), 1)
+    ag__.if_stmt(x > 0, if_body, else_body, ("s",), 1, get_state=get_state, set_state=set_state)
     return s
 
 
@@ -128,7 +128,7 @@ def clip_negative(x):
     def else_body():
         pass
 
-    ag__.if_stmt(x < 0, if_body, else_body, get_state, set_state, ("y", "flag"), 2)
+    ag__.if_stmt(x < 0, if_body, else_body, ("y", "flag"), 2, get_state=get_state, set_state=set_state)
     assert flag == "kept"  # equal Python values in both branches stay Python
     return y
 
@@ -158,7 +158,7 @@ def early_return(x):
     def else_body():
         pass
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("do_return", "retval_"), 2)
+    ag__.if_stmt(x > 0, if_body, else_body, ("do_return", "retval_"), 2, get_state=get_state, set_state=set_state)
 
     def if_body_1():
         nonlocal do_return, retval_
@@ -168,8 +168,7 @@ def early_return(x):
     def else_body_1():
         pass
 
-    ag__.if_stmt(ag__.not_(do_return), if_body_1, else_body_1, get_state, set_state,
-                 ("do_return", "retval_"), 2)
+    ag__.if_stmt(ag__.not_(do_return), if_body_1, else_body_1, ("do_return", "retval_"), 2, get_state=get_state, set_state=set_state)
     return retval_
 
 
@@ -199,7 +198,7 @@ def ordered(x, y):
     def else_body():
         pass
 
-    ag__.if_stmt(x > y, if_body, else_body, get_state, set_state, ("p",), 1)
+    ag__.if_stmt(x > y, if_body, else_body, ("p",), 1, get_state=get_state, set_state=set_state)
     return p["pair"].lo, p["pair"].hi, p["swapped"]
 
 

@@ -35,7 +35,7 @@ def only_in_true_branch(x):
     def else_body():
         pass
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("y",), 1)  # <- only-true
+    ag__.if_stmt(x > 0, if_body, else_body, ("y",), 1, get_state=get_state, set_state=set_state)  # <- only-true
     return y
 
 
@@ -65,7 +65,7 @@ def branch_function(values_true, values_false, names):
         def else_body():
             state[:] = values_false(x)
 
-        ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, names, len(names))  # <- mixed
+        ag__.if_stmt(x > 0, if_body, else_body, names, len(names), get_state=get_state, set_state=set_state)  # <- mixed
         return x
 
     return f
@@ -104,7 +104,7 @@ def test_list_appended_in_one_branch_is_an_error_naming_the_list():
         def else_body():
             pass
 
-        ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("items",), 1)
+        ag__.if_stmt(x > 0, if_body, else_body, ("items",), 1, get_state=get_state, set_state=set_state)
         return x
 
     with pytest.raises(StagingError, match="the Python list 'items' is changed in place"):
@@ -140,7 +140,7 @@ def reads_a_name_bound_later(x):
     def if_body():
         return x + late  # <- unbound read
 
-    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)  # <- if of the unbound read
+    ag__.if_stmt(x > 0, if_body, None, (), 0)  # <- if of the unbound read
     late = 1.0
     return x + late
 
@@ -167,7 +167,7 @@ def reads_an_unbound_local(x):
             own = 1.0
         return x + own  # <- unbound local
 
-    ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)
+    ag__.if_stmt(x > 0, if_body, None, (), 0)
     return x
 
 
@@ -176,7 +176,7 @@ def negates_a_placeholder(x):
         w = ag__.Undefined("w")
         return ag__.not_(w)  # <- placeholder under not
 
-    ag__.if_stmt(x < 0, None, else_body, None, None, (), 0)
+    ag__.if_stmt(x < 0, None, else_body, (), 0)
     return x
 
 
@@ -230,7 +230,7 @@ def adds_in_place_in_one_branch(x):
         nonlocal a
         a += 0.5
 
-    ag__.if_stmt(x > 0, None, else_body, get_state, set_state, ("a",), 1)  # <- in place
+    ag__.if_stmt(x > 0, None, else_body, ("a",), 1, get_state=get_state, set_state=set_state)  # <- in place
     return a
 
 

@@ -36,14 +36,14 @@ def return_pair_on_one_side(x, side):
         pass
 
     body, orelse = (returns, nothing) if side else (nothing, returns)
-    ag__.if_stmt(x > 0, body, orelse, get_state, set_state, ("do_return", "retval_"), 2)
+    ag__.if_stmt(x > 0, body, orelse, ("do_return", "retval_"), 2, get_state=get_state, set_state=set_state)
 
     def if_body_1():
         nonlocal do_return, retval_
         do_return = True
         retval_ = (-x, x)
 
-    ag__.if_stmt(ag__.not_(do_return), if_body_1, None, get_state, set_state, ("do_return", "retval_"), 2)
+    ag__.if_stmt(ag__.not_(do_return), if_body_1, None, ("do_return", "retval_"), 2, get_state=get_state, set_state=set_state)
     return retval_
 
 
@@ -72,7 +72,7 @@ def returns_pair_or_none(x):
         nonlocal retval_
         retval_ = None
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("retval_",), 1)  # line: pair or None
+    ag__.if_stmt(x > 0, if_body, else_body, ("retval_",), 1, get_state=get_state, set_state=set_state)  # line: pair or None
     return retval_
 
 
@@ -91,7 +91,7 @@ def checked_log(x):
     def if_body():
         raise ValueError("x must be positive")  # <- raise
 
-    ag__.if_stmt(x <= 0, if_body, None, None, None, (), 0)  # <- checked
+    ag__.if_stmt(x <= 0, if_body, None, (), 0)  # <- checked
     return np.log(x)
 
 
@@ -113,7 +113,7 @@ def test_other_errors_in_a_staged_branch_pass_unchanged():
         def if_body():
             return x.no_such_attribute
 
-        ag__.if_stmt(x > 0, if_body, None, None, None, (), 0)
+        ag__.if_stmt(x > 0, if_body, None, (), 0)
         return x
 
     with pytest.raises(AttributeError):
@@ -138,7 +138,7 @@ def returns_int_or_float(x):
         nonlocal retval_
         retval_ = 0.5
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("retval_",), 1)
+    ag__.if_stmt(x > 0, if_body, else_body, ("retval_",), 1, get_state=get_state, set_state=set_state)
     return retval_
 
 
@@ -163,7 +163,7 @@ def returns_text_on_one_side(x):
         nonlocal do_return, retval_
         do_return, retval_ = values
 
-    ag__.if_stmt(x > 0, if_body, None, get_state, set_state, ("do_return", "retval_"), 2)  # <- text
+    ag__.if_stmt(x > 0, if_body, None, ("do_return", "retval_"), 2, get_state=get_state, set_state=set_state)  # <- text
     return x
 
 

@@ -38,8 +38,7 @@ def dynamic_rnn(input_data, initial_state):
         state = rnn_step(input_data[i], state)
         states = states.write(i, state)
 
-    ag__.for_stmt(range_(max_seq_len), None, loop_body, get_state, set_state, ("state", "states"),
-                  {"iterate_names": "i"})
+    ag__.for_stmt(range_(max_seq_len), loop_body, ("state", "states"), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)
     return np.transpose(states.stack(), (1, 0, 2))
 
 
@@ -67,7 +66,7 @@ def doubled(xs):
         x = itr
         outputs = ag__.list_append(outputs, x * 2)
 
-    ag__.for_stmt(xs, None, loop_body, get_state, set_state, ("outputs",), {"iterate_names": "x"})
+    ag__.for_stmt(xs, loop_body, ("outputs",), opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)
     assert isinstance(outputs, StagedList)
     return np.stack(outputs), OVERRIDES[len](outputs)
 
@@ -94,7 +93,7 @@ def sum_of_list(xs):
     def loop_body(itr):
         scope["items"] = ag__.list_append(scope["items"], itr + 1)
 
-    ag__.for_stmt(xs, None, loop_body, get_state, set_state, ("items",), {"iterate_names": "x"})
+    ag__.for_stmt(xs, loop_body, ("items",), opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)
 
     def get_total():
         return (scope["total"],)
@@ -105,7 +104,7 @@ def sum_of_list(xs):
     def sum_body(itr):
         scope["total"] = scope["total"] + itr
 
-    ag__.for_stmt(scope["items"], None, sum_body, get_total, set_total, ("total",), {"iterate_names": "y"})
+    ag__.for_stmt(scope["items"], sum_body, ("total",), opts={"iterate_names": "y"}, get_state=get_total, set_state=set_total)
     return scope["total"]
 
 
@@ -129,7 +128,7 @@ def test_appending_python_objects_in_a_staged_loop_is_an_error_naming_the_list()
             nonlocal names
             names = ag__.list_append(names, "row")
 
-        ag__.for_stmt(xs, None, loop_body, get_state, set_state, ("names",), {"iterate_names": "x"})
+        ag__.for_stmt(xs, loop_body, ("names",), opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)
         return xs
 
     with pytest.raises(StagingError, match="the list 'names' is appended str values inside a staged loop"):

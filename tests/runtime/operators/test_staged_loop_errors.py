@@ -24,7 +24,7 @@ def changing_dtype(t):
     def loop_body():
         scope["x"] = scope["x"] + 0.5
 
-    ag__.while_stmt(lambda: scope["x"] < t, loop_body, get_state, set_state, ("x",), {})  # <- dtype
+    ag__.while_stmt(lambda: scope["x"] < t, loop_body, ("x",), opts={}, get_state=get_state, set_state=set_state)  # <- dtype
     return scope["x"]
 
 
@@ -45,7 +45,7 @@ def float32_times_counter(x):
     def loop_body(i):
         scope["s"] = scope["s"] + x * i
 
-    ag__.for_stmt(range_(3), None, loop_body, get_state, set_state, ("s",), {"iterate_names": "i"})
+    ag__.for_stmt(range_(3), loop_body, ("s",), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)
     return scope["s"]
 
 
@@ -66,7 +66,7 @@ def loop_changing(start, update):
         def loop_body():
             scope["x"] = update(scope["x"], t)
 
-        ag__.while_stmt(lambda: t > 0, loop_body, get_state, set_state, ("x",), {})  # <- changing
+        ag__.while_stmt(lambda: t > 0, loop_body, ("x",), opts={}, get_state=get_state, set_state=set_state)  # <- changing
         return t
 
     return f
@@ -95,8 +95,7 @@ def tensor_break_in_python_loop(t):
         scope["total"] = scope["total"] + itr
         scope["stop"] = scope["total"] > t
 
-    ag__.for_stmt([1, 2, 3], lambda: ag__.not_(scope["stop"]), loop_body, get_state, set_state,  # <- pybreak
-                  names, {"iterate_names": "i"})
+    ag__.for_stmt([1, 2, 3], loop_body, names, extra_test=lambda: ag__.not_(scope["stop"]), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)  # <- pybreak
     return scope["total"]
 
 
@@ -122,8 +121,7 @@ def test_returning_a_tensor_in_a_loop_and_none_after_it_is_an_error():
             scope["do_return"] = True
             scope["retval"] = itr
 
-        ag__.for_stmt(xs, lambda: ag__.not_(scope["do_return"]), loop_body, get_state, set_state,
-                      names, {"iterate_names": "x"})  # <- falls off
+        ag__.for_stmt(xs, loop_body, names, extra_test=lambda: ag__.not_(scope["do_return"]), opts={"iterate_names": "x"}, get_state=get_state, set_state=set_state)  # <- falls off
         return xs
 
     with pytest.raises(StagingError) as info:
@@ -139,8 +137,7 @@ def test_returning_a_tensor_in_a_loop_and_none_after_it_is_an_error():
 ])
 def test_iteration_errors_name_the_line(types, target, expected):
     def f(t):
-        ag__.for_stmt(t, None, lambda itr: None, lambda: (), lambda v: None, (),  # <- iterate
-                      {"iterate_names": target})
+        ag__.for_stmt(t, lambda itr: None, (), opts={"iterate_names": target}, get_state=lambda: (), set_state=lambda v: None)  # <- iterate
         return t
 
     with pytest.raises(StagingError) as info:
@@ -164,7 +161,7 @@ def loop_reads_a_name_bound_later(x):
         nonlocal x
         x = x + late  # <- unbound read in a loop
 
-    ag__.while_stmt(loop_test, loop_body, get_state, set_state, ("x",), {})  # <- the loop
+    ag__.while_stmt(loop_test, loop_body, ("x",), opts={}, get_state=get_state, set_state=set_state)  # <- the loop
     late = 1.0
     return x
 

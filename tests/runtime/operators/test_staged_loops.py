@@ -36,7 +36,7 @@ def tanh_loop(x):
         nonlocal x
         x = np.tanh(x)
 
-    ag__.while_stmt(loop_test, loop_body, get_state, set_state, ("x",), {})
+    ag__.while_stmt(loop_test, loop_body, ("x",), opts={}, get_state=get_state, set_state=set_state)
     return x
 
 
@@ -69,7 +69,7 @@ def collatz(n):
         n = ag__.if_exp(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1, "n % 2 == 0")
         steps += 1
 
-    ag__.while_stmt(loop_test, loop_body, get_state, set_state, ("n", "steps"), {})
+    ag__.while_stmt(loop_test, loop_body, ("n", "steps"), opts={}, get_state=get_state, set_state=set_state)
     return steps
 
 
@@ -115,7 +115,7 @@ def accumulate_until(t):
         nonlocal x
         x = x + t
 
-    ag__.while_stmt(loop_test, loop_body, get_state, set_state, ("x",), {})
+    ag__.while_stmt(loop_test, loop_body, ("x",), opts={}, get_state=get_state, set_state=set_state)
     return x
 
 
@@ -133,8 +133,7 @@ def test_maximum_iterations_is_honoured():
         def loop_body():
             scope["i"] = scope["i"] + 1
 
-        ag__.while_stmt(lambda: scope["i"] < n, loop_body, get_state, set_state, ("i",),
-                        {"maximum_iterations": 4})
+        ag__.while_stmt(lambda: scope["i"] < n, loop_body, ("i",), opts={"maximum_iterations": 4}, get_state=get_state, set_state=set_state)
         return scope["i"]
 
     f = trace(count, SCALAR_I)
@@ -150,8 +149,7 @@ def test_shape_invariants_let_a_loop_variable_grow():
             scope["x"] = np.concatenate([scope["x"], scope["x"][:1] + 1.0])
 
         start = scope["x"]
-        ag__.while_stmt(lambda: np.shape(scope["x"])[0] < n, loop_body, get_state, set_state, ("x",),
-                        {"shape_invariants": [(start, (None,))]})
+        ag__.while_stmt(lambda: np.shape(scope["x"])[0] < n, loop_body, ("x",), opts={"shape_invariants": [(start, (None,))]}, get_state=get_state, set_state=set_state)
         return scope["x"]
 
     f = trace(grow, SCALAR_I)
@@ -166,7 +164,7 @@ def last_square(n):
         i = itr
         scope["y"] = i * i
 
-    ag__.for_stmt(range_(n), None, loop_body, get_state, set_state, ("y",), {"iterate_names": "i"})  # <- first-bound
+    ag__.for_stmt(range_(n), loop_body, ("y",), opts={"iterate_names": "i"}, get_state=get_state, set_state=set_state)  # <- first-bound
     return scope["y"]
 
 

@@ -1,0 +1,73 @@
+"""no_state: a staged statement reads and rebinds the names it carries through its helpers' cells."""
+
+import pytest
+
+from runtime.operators.no_state import state_functions
+from runtime.operators.undefined import Undefined
+
+
+def make():
+    total = 1
+    later: object  # declared, not bound
+
+    def body():
+        nonlocal total, later
+        total += 1
+        later = total
+
+    def read():
+        try:
+            return total, later
+        except NameError:
+            return total, None
+
+    return body, read
+
+
+def test_the_cells_of_the_helpers_carry_the_state():
+    body, read = make()
+    get_state, set_state = state_functions(None, None, ("total", "later"), (body, None))
+    total, later = get_state()
+    assert total == 1 and type(later) is Undefined and later.symbol_name == "later"
+    set_state((5, 7))
+    assert read() == (5, 7)
+    body()
+    assert get_state() == (6, 6)
+
+
+def test_writing_undefined_unbinds_the_name():
+    body, read = make()
+    get_state, set_state = state_functions(None, None, ("total", "later"), (body,))
+    set_state((2, 3))
+    set_state((2, Undefined("later")))
+    assert read() == (2, None)  # reading it raises NameError, as in Python
+    assert type(get_state()[1]) is Undefined
+
+
+def test_a_loop_body_counted_while_unrolling_is_looked_through():
+    body, read = make()
+
+    def counted(*args):
+        return body(*args)
+
+    counted.__wrapped__ = body
+    get_state, _ = state_functions(None, None, ("total",), (counted,))
+    assert get_state() == (1,)
+
+
+def test_a_name_no_helper_closes_over_is_an_internal_error():
+    body, _ = make()
+    with pytest.raises(AssertionError, match="no helper of this statement closes over missing"):
+        state_functions(None, None, ("total", "missing"), (body,))
+
+
+def test_given_functions_and_no_names():
+    def get():
+        return (1,)
+
+    def put(values):
+        pass
+
+    assert state_functions(get, put, ("x",), ()) == (get, put)
+    get_state, set_state = state_functions(None, None, (), ())
+    assert get_state() == () and set_state(()) is None
