@@ -32,11 +32,15 @@ dead after the if), so every read in one call sees a write of that same
 call. A branch's `private` names (read first while unbound) stay local.
 The `bindings` pass then binds each shared name in the user's function.
 
-Helpers move only out of functions that run once per iteration of a loop:
+Helpers move out of functions that run once per iteration of a loop:
 a loop's body and test, and every helper defined inside them. A branch of
 an `if` outside any loop runs once per call at most, so its helpers stay in
 it, next to the statement they serve, and the names it binds stay its own
-locals (no sharing, no binding in the user's function).
+locals (no sharing, no binding in the user's function) -- unless it is
+nested _MAX_NESTING helpers deep: a long if/elif chain puts each arm's
+helpers inside the previous arm's else branch, and Python compiles no more
+than 100 levels of indentation, so from that depth on helpers move up and
+the rest of the chain is written flat.
 """
 
 from __future__ import annotations
@@ -64,11 +68,12 @@ class _Hoister:
 
     def __init__(self, ctx: Context, in_loops: frozenset[int] = frozenset()) -> None:
         self.ctx = ctx
-        self.in_loops = in_loops  # ids of the helpers that run once per iteration of a loop
+        self.in_loops = in_loops  # ids of the helpers their helpers leave (see `_in_loops`, `_too_deep`)
         self.generated = ctx.generated
         self.memo: dict[gast.AST, frozenset[str]] = ctx.free_names
         self.analysed = ctx.analysed
         self.merger = _StateMerger(ctx.state_keys)
+        self.renamed: dict[str, str] = {}  # helper -> its parameter's name before `_share` renamed it
 
     def _free(self, fn: gast.FunctionDef) -> frozenset[str]:
         """`free_names(fn)` of a generated helper, whose body is final, put together statement by statement.
@@ -192,6 +197,7 @@ class _Hoister:
             if arg.id in names:
                 fresh = self.ctx.namespace.new("itr")
                 binds += replace("name = fresh", fn, name=arg.id, fresh=fresh)
+                self.renamed[fn.name] = arg.id
                 arg.id = fresh
         head = body[0] if body and isinstance(body[0], gast.Nonlocal) else None
         declared = sorted(set(head.names if head else ()) | names)
@@ -267,9 +273,32 @@ def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow, merge
     the state functions that became identical neighbours, and bind the constant options of
     the loops inside helpers once (`loop_options`)."""
-    hoister = _Hoister(ctx, _in_loops(node, ctx.generated))
+    hoister = _Hoister(ctx, _in_loops(node, ctx.generated) | _too_deep(node.body, ctx.generated))
     node.body = hoister.final_block(node.body)
+    if hoister.renamed:
+        _name_targets(node, hoister.renamed)
     return loop_options.transform(node, ctx)
+
+
+def _name_targets(node: gast.FunctionDef, renamed: dict[str, str]) -> None:
+    """A for loop whose body's parameter `_share` renamed passes its target as `iterate_names`
+    (without it, the runtime takes the parameter's name for the target's: runtime.operators.target_names)."""
+    for stmt in statements(node.body):
+        if type(stmt) is not gast.Expr or type(stmt.value) is not gast.Call:
+            continue
+        call = stmt.value
+        if called_operator(call) != "for_stmt" or len(call.args) < 2 or type(call.args[1]) is not gast.Name:
+            continue
+        target = renamed.get(call.args[1].id)
+        if target is None:
+            continue
+        opts = next((k.value for k in call.keywords if k.arg == "opts"), None)
+        if opts is None:
+            opts = gast.Dict(keys=[], values=[])
+            call.keywords.append(gast.keyword(arg="opts", value=opts))
+        if type(opts) is gast.Dict and not any(type(k) is gast.Constant and k.value == "iterate_names" for k in opts.keys):
+            opts.keys.append(gast.Constant(value="iterate_names", kind=None))
+            opts.values.append(gast.Constant(value=target, kind=None))
 
 
 # loop operator -> positions of the helpers it calls at every iteration
@@ -293,3 +322,24 @@ def _in_loops(node: gast.FunctionDef, generated: dict[int, gast.AST]) -> frozens
         passed += [k.value for k in call.keywords if k.arg == "extra_test"]
         roots += [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
     return frozenset(id(d) for d in statements(roots) if type(d) is gast.FunctionDef and id(d) in generated)
+
+
+_MAX_NESTING = 12
+
+
+def _too_deep(block: list[gast.stmt], generated: dict[int, gast.AST]) -> frozenset[int]:
+    """The ids of the generated helpers nested _MAX_NESTING or more helpers deep (an elif chain's
+    else branches): their helpers move up to that depth, where the chain is written flat."""
+    found: set[int] = set()
+    stack = [(stmt, 0) for stmt in block]
+    while stack:  # a chain may be thousands of arms long: no recursion
+        stmt, level = stack.pop()
+        if type(stmt) is gast.FunctionDef and id(stmt) in generated:
+            level += 1
+            if level >= _MAX_NESTING:
+                found.add(id(stmt))
+        for field in BLOCK_FIELDS[type(stmt)]:
+            inner = getattr(stmt, field, None)
+            if type(inner) is list:
+                stack.extend((child, level) for child in inner)
+    return frozenset(found)

@@ -1,7 +1,7 @@
 """item_assignment: `x[key] = value` and `x[key] op= value` rebind `x` to `ag__.setitem(...)`.
 
     out[i] = v          ->  out = ag__.setitem(out, i, v)
-    out[i:j] += v       ->  out = ag__.setitem(out, ag__.slice_(i, j, None), v, '+')
+    out[i:j] += v       ->  out = ag__.setitem(out, ag__.slice_(i, j, None), lambda: v, '+')
     p[0] = 1            ->  p = ag__.setitem(p, 0, 1, None, "'p', a parameter (...)")
 
 Rebinding makes the update an ordinary assignment of `x`, which control flow
@@ -262,8 +262,11 @@ class ItemAssignments:
         inherit_location([key], node)
         extra = ", op, reason, rows" if rows is not None and reason is None else (
             "" if op is None and reason is None else ", op, reason")
+        # x[k] op= v: Python reads x[k] before it evaluates v (an IndexError comes before v's errors)
+        deferred = op is not None and not isinstance(value, gast.Constant) and not any(
+            isinstance(n, gast.NamedExpr) for n in gast.walk(value))
         (stmt,) = replace(
-            f"name = ag__.setitem(array, key, value{extra})", node,
+            f"name = ag__.setitem(array, key, {'lambda: value' if deferred else 'value'}{extra})", node,
             name=load_name(name, gast.Store()), array=load_name(name), key=key, value=value,
             op=constant(op), reason=constant(reason), rows=constant(rows),
         )

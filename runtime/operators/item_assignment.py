@@ -1,7 +1,7 @@
 """setitem: `x[key] = value` (and `x[key] += value`) with the converter rebinding `x`.
 
     x[i] = v        ->  x = ag__.setitem(x, i, v)
-    x[i:j] += v     ->  x = ag__.setitem(x, ag__.slice_(i, j, None), v, '+')
+    x[i:j] += v     ->  x = ag__.setitem(x, ag__.slice_(i, j, None), lambda: v, '+')
 
 In Python mode it is Python's own statement on the same object (so NumPy's
 result, aliases and errors are exactly as written) and `x` is rebound to
@@ -44,16 +44,28 @@ _INPLACE = {
 }
 
 
+_FUNCTION = type(lambda: None)
+_UNREAD = object()
+
+
 def setitem(
     target: Any, key: Any, value: Any, op: str | None = None, refused: str | None = None,
     refused_rows: str | None = None,
 ) -> Any:
     """`target[key] = value` (`op`: the augmented operator, '+' for `+=`); the array to rebind.
 
+    With `op`, `value` may be a function that computes the value: Python reads
+    `target[key]` before it evaluates the value of `target[key] += value`.
+
     `refused_rows`: why the write is refused when `target` is not a vector (a
     row of it bound to a name is a view of a matrix, a copy of a vector's item).
     """
     try:
+        if op is not None and type(value) is _FUNCTION:
+            current = target[key]
+            value = value()
+        else:
+            current = _UNREAD
         graph = graph_being_built()
         if refused is None and refused_rows is not None and np.ndim(_shape_holder(target)) != 1:
             refused = refused_rows
@@ -63,7 +75,7 @@ def setitem(
         if op is None:
             target[key] = value
         else:
-            target[key] = _INPLACE[op](target[key], value)
+            target[key] = _INPLACE[op](target[key] if current is _UNREAD else current, value)
         return target
     except Exception as error:
         note_user_code(error)

@@ -51,7 +51,7 @@ def test_a_staged_loop_fills_an_array(values):
 
 def test_converted_code_rebinds_the_name():
     code = ag.to_code(histogram)
-    assert "out = ag__.setitem(out, idx[i], x[i], '+', None)" in code
+    assert "out = ag__.setitem(out, idx[i], lambda: x[i], '+', None)" in code
     assert "out = ag__.setitem(out, ag__.slice_(lo, hi, None), out[lo:hi] * 2)" in code
     assert "out = ag__.setitem(out, mask, 1, '-', None)" in code
 

@@ -338,4 +338,17 @@ NAMES: list[tuple[str, list[tuple]]] = [
         """,
         [(0,), (-3,)],
     ),
+    (
+        # x[k] op= v reads x[k] before it evaluates v: the IndexError comes first
+        """
+        def f(xs):
+            xs.append(-2)
+            try:
+                xs[-2] += (-2) // 0
+            except ZeroDivisionError:
+                i = -2
+            return -2
+        """,
+        [([],), ([1],)],
+    ),
 ]
