@@ -49,7 +49,7 @@ from runtime.operators.staged_state import (
     type_of_leaf,
     zeros_like_type,
 )
-from runtime.operators.target_names import name_targets
+from runtime.operators.target_names import loop_target, name_targets
 from runtime.operators.unbound_in_trace import unbound_read
 from runtime.operators.undefined import Undefined
 from runtime.tracing.frontend import get_frontend
@@ -98,8 +98,7 @@ def staged_for(
             return more if keep_going else frontend.constant(False)
         return np.logical_and(more, keep_going)
 
-    # a loop over one name passes no iterate_names: the body's parameter is that name
-    target = opts.get("iterate_names") or _parameter(body)
+    target = loop_target(opts.get("iterate_names"), body)
 
     def step(counter: Any) -> None:
         item = unpack_item(iterable.staged_item(counter), opts.get("iterate_names"))
@@ -107,12 +106,6 @@ def staged_for(
         body(item)
 
     _Loop(tuple(names), get_state, set_state, opts, "for").stage(test, step, counted=True)
-
-
-def _parameter(body: Any) -> str | None:
-    """The name of the loop body's first parameter (the loop's target), if it has one."""
-    code = getattr(body, "__code__", None)
-    return code.co_varnames[0] if code is not None and code.co_argcount else None
 
 
 def tensor_break_in_python_loop(keep_going: Any, names: tuple[str, ...], opts: dict) -> StagingError:

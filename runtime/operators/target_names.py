@@ -14,7 +14,16 @@ from typing import Any
 from runtime.tracing.tensor import Tensor
 from runtime.tracing.trace_context import current_graph
 
-__all__ = ["name_targets"]
+__all__ = ["loop_target", "name_targets"]
+
+
+def loop_target(iterate_names: str | None, body: Any) -> str | None:
+    """The loop's target as written: a loop over one name passes no iterate_names, its body's
+    parameter is that name."""
+    if iterate_names:
+        return iterate_names
+    code = getattr(body, "__code__", None)
+    return code.co_varnames[0] if code is not None and code.co_argcount else None
 
 
 def name_targets(item: Any, iterate_names: str | None) -> None:
