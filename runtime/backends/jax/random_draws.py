@@ -1,9 +1,12 @@
-"""`ag.random` draws on the XLA backend: the NumPy backend's own counter-based draw, run on the host.
+"""`ag.random` draws on the XLA backend: `jax.random`, keyed by the generator's key and draw number.
 
-A draw is a pure function of (key, draw number) (`runtime.ops.random`), so
-calling that same function through `jax.pure_callback` gives every backend the
-same numbers for the same seed, and each run and iteration new ones. Its
-shape must be known before the graph runs, as XLA needs.
+A draw is a pure function of (key, draw number) (`runtime.ops.random`). Here
+the 128-bit key and the draw number are folded into a threefry key, so the
+numbers are made on the device, without a trip to the host: the same seed
+gives the same numbers at every call on this backend, and every run and
+iteration new ones -- but not the NumPy backend's numbers (NumPy's Philox
+and JAX's threefry are different generators; docs/differences.md). Its shape
+must be known before the graph runs, as XLA needs.
 """
 
 from __future__ import annotations
@@ -13,10 +16,8 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.jax.refusals import staging_error_at
-from runtime.backends.jax.values import _host
 from runtime.ir.graph import Node
 from runtime.ir.types import TensorType
-from runtime.ops.registry import get_op
 
 __all__ = ["RandomLowering"]
 
@@ -24,7 +25,8 @@ __all__ = ["RandomLowering"]
 class RandomLowering:
     """The random ops of `Lowering` (it provides jnp and jax)."""
 
-    def _host_draw(self, node: Node, values: list) -> Any:
+    def _draw_key(self, node: Node, key: Any, count: Any) -> Any:
+        """A threefry key for draw number `count` of the generator with the 128-bit `key`."""
         type_ = node.type
         if not isinstance(type_, TensorType) or not type_.is_fully_defined:
             raise staging_error_at(
@@ -33,24 +35,30 @@ class RandomLowering:
                 f"every shape before; draw with a fixed size=, or run this function on the NumPy backend "
                 f"(jit_compile=False).",
             )
-        import jax
-
-        impl, attrs = get_op(node.op).impl, node.attrs
-
-        def draw(*arrays: Any) -> np.ndarray:
-            return np.asarray(impl(*[_host(a) for a in arrays], **attrs), dtype=type_.dtype)
-
-        shape = jax.ShapeDtypeStruct(type_.shape, type_.dtype)
-        return jax.pure_callback(draw, shape, *values)
+        jax, jnp = self.jax, self.jnp
+        words = jnp.asarray(key).astype(jnp.uint64).reshape(-1)
+        halves = [part for word in (words[0], words[1], jnp.asarray(count).astype(jnp.uint64))
+                  for part in ((word >> 32).astype(jnp.uint32), (word & 0xFFFFFFFF).astype(jnp.uint32))]
+        draw_key = jax.random.wrap_key_data(jnp.stack(halves[:2]), impl="threefry2x32")
+        for half in halves[2:]:
+            draw_key = jax.random.fold_in(draw_key, half)
+        return draw_key
 
     def _op_random_normal(self, node: Node, values: list, state: list) -> Any:
-        return self._host_draw(node, values)
+        type_ = node.type
+        return self.jax.random.normal(self._draw_key(node, *values[:2]), type_.shape, type_.dtype)
 
     def _op_random_uniform(self, node: Node, values: list, state: list) -> Any:
-        return self._host_draw(node, values)
+        type_ = node.type
+        return self.jax.random.uniform(self._draw_key(node, *values[:2]), type_.shape, type_.dtype)
 
     def _op_random_integers(self, node: Node, values: list, state: list) -> Any:
-        return self._host_draw(node, values)
+        type_, jnp = node.type, self.jnp
+        low, high = (jnp.broadcast_to(jnp.asarray(v), type_.shape) for v in values[2:4])
+        return self.jax.random.randint(self._draw_key(node, *values[:2]), type_.shape, low, high, type_.dtype)
 
     def _op_random_permutation(self, node: Node, values: list, state: list) -> Any:
-        return self._host_draw(node, values)
+        draw_key, x = self._draw_key(node, *values[:2]), values[2]
+        if np.ndim(x) == 0:  # permutation(n): its length is the result's (static) shape
+            return self.jax.random.permutation(draw_key, node.type.shape[0]).astype(node.type.dtype)
+        return self.jax.random.permutation(draw_key, x, axis=0)
