@@ -59,6 +59,7 @@ class RandomLowering:
 
     def _op_random_permutation(self, node: Node, values: list, state: list) -> Any:
         draw_key, x = self._draw_key(node, *values[:2]), values[2]
+        order = self.jax.random.permutation(draw_key, node.type.shape[0])
         if np.ndim(x) == 0:  # permutation(n): its length is the result's (static) shape
-            return self.jax.random.permutation(draw_key, node.type.shape[0]).astype(node.type.dtype)
-        return self.jax.random.permutation(draw_key, x, axis=0)
+            return order.astype(node.type.dtype)
+        return x[order]  # x's rows in the order permutation(len(x)) draws: its gradient's rule relies on it

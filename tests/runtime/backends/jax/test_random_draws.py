@@ -40,3 +40,16 @@ def test_draws_have_the_right_statistics():
     uniform = ag.function(lambda: rng.uniform(size=(10_000,)), jit_compile=True)()
     assert abs(uniform.mean() - 0.5) < 0.02 and abs(uniform.var() - 1 / 12) < 0.01
     assert uniform.min() >= 0.0 and uniform.max() < 1.0
+
+
+def test_a_permutations_gradient_goes_back_through_the_same_draw():
+    rng = ag.random.Generator(3)
+
+    def f(x):
+        return np.sum(rng.permutation(x) * np.arange(5.0))
+
+    x = np.arange(5.0) * 1.5
+    value, grad = ag.value_and_grad(ag.function(f, jit_compile=True))(x)
+    order = np.argsort(grad)  # d/dx of sum(x[order] * arange) is the inverse permutation
+    assert value == np.sum(x[order] * np.arange(5.0))
+    assert sorted(grad.tolist()) == [0.0, 1.0, 2.0, 3.0, 4.0]
