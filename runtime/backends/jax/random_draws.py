@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from runtime.backends.jax.refusals import staging_error_at
 from runtime.ir.graph import Node
 from runtime.ir.types import TensorType
@@ -60,6 +58,6 @@ class RandomLowering:
     def _op_random_permutation(self, node: Node, values: list, state: list) -> Any:
         draw_key, x = self._draw_key(node, *values[:2]), values[2]
         order = self.jax.random.permutation(draw_key, node.type.shape[0])
-        if np.ndim(x) == 0:  # permutation(n): its length is the result's (static) shape
+        if self.jnp.ndim(x) == 0:  # permutation(n): its length is the result's (static) shape
             return order.astype(node.type.dtype)
-        return x[order]  # x's rows in the order permutation(len(x)) draws: its gradient's rule relies on it
+        return self.jnp.asarray(x)[order]  # x's rows in the order permutation(len(x)) draws: its gradient's rule relies on it
