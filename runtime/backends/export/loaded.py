@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.export.loaded_args import (
+    conforms,
     describe,
     describe_value,
     fit,
@@ -145,7 +146,7 @@ class LoadedConcreteFunction:
             if self._hinted:
                 values = tuple(numbers_as_array(v) if i in self._hinted else v for i, v in enumerate(values))
             leaves, tree = flatten(values)
-            if tree != self.in_tree:
+            if not conforms(tree, self.in_tree):
                 return f"the arguments are structured as {tree}, not {self.in_tree}"
         inputs = []
         for index, (leaf, plan) in enumerate(zip(leaves, self.in_plan)):
