@@ -178,3 +178,19 @@ def test_the_signature_names_the_namedtuple_fields(saved_program):
     loaded = saved_read.read(base / "saved")
     text = loaded.summarize.pretty_printed_concrete_signatures()
     assert "p: Point(x=float64 Tensor" in text and "Stats(total=float64 Tensor" in text, text
+
+
+@pytest.mark.parametrize("namedtuple_first", [True, False])
+def test_a_tuple_selects_the_trace_saved_for_a_tuple(tmp_path, namedtuple_first):
+    Pair = namedtuple("Pair", "a b")
+    same = ag.function(lambda p: p)
+    x = np.ones(2)
+    calls = [Pair(x, x), (x, x)] if namedtuple_first else [(x, x), Pair(x, x)]
+    for call in calls:
+        same(call)
+    ag.saved_model.save(same, tmp_path)
+    loaded = saved_read.read(tmp_path)
+    assert type(loaded((x, x))) is tuple
+    out = loaded(namedtuple("Other", "a b")(x, 2 * x))
+    assert type(out).__name__ == "Pair" and out._fields == ("a", "b")
+    np.testing.assert_array_equal(out.b, 2 * x)

@@ -124,16 +124,17 @@ def format_leaves(tree: TreeDef, leaves: Any, fmt: Callable[[Any], str]) -> str:
     return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(tree.data, items)) + "}"
 
 
-def conforms(tree: TreeDef, saved: TreeDef) -> bool:
+def conforms(tree: TreeDef, saved: TreeDef, loose: bool = True) -> bool:
     """Whether arguments structured as `tree` fit the saved structure. Where a namedtuple was saved
-    (its class is not loaded), any namedtuple with the same fields, or a tuple of its length, fits."""
+    (its class is not loaded), any namedtuple with the same fields fits, and (`loose`) a plain
+    tuple of its length."""
     if saved.kind == "namedtuple":
         if tree.kind == "namedtuple":
             if tree.data._fields != saved.data._fields:
                 return False
-        elif tree.kind != "tuple":
+        elif tree.kind != "tuple" or not loose:
             return False
     elif tree.kind != saved.kind or tree.data != saved.data:
         return False
     return len(tree.children) == len(saved.children) and all(
-        conforms(child, saved_child) for child, saved_child in zip(tree.children, saved.children))
+        conforms(child, saved_child, loose) for child, saved_child in zip(tree.children, saved.children))
