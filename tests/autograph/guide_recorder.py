@@ -37,7 +37,7 @@ from runtime.ir.structure import flatten, map_structure
 from runtime.tracing.eager_tape import active_recorder
 from runtime.tracing.trace_context import graph_being_built
 from runtime.tracing.variables import Variable
-from tests.autograph.saved_records import SavedVariable, run_calls
+from tests.autograph.saved_records import SavedNamedtuple, SavedVariable, run_calls
 
 _PLAIN = (np.ndarray, np.generic, int, float, complex, bool, str, bytes, type(None))
 
@@ -72,6 +72,20 @@ def _variables(good: list) -> list:
             if isinstance(variable, Variable) and all(variable is not v for v in found):
                 found.append(variable)
     return found
+
+
+def _without_classes(value):
+    """`value` with each namedtuple a SavedNamedtuple: the loading process has not the guide's
+    classes to unpickle, and passes namedtuples of its own with the same fields."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return SavedNamedtuple(type(value).__name__, type(value)._fields, _without_classes(tuple(value)))
+    if type(value) is tuple:
+        return tuple(_without_classes(v) for v in value)
+    if type(value) is list:
+        return [_without_classes(v) for v in value]
+    if type(value) is dict:
+        return {k: _without_classes(v) for k, v in value.items()}
+    return value
 
 
 def _markers(call: tuple, variables: list) -> tuple:
@@ -170,6 +184,6 @@ def pytest_sessionfinish(session, exitstatus) -> None:
         stats["saved"] += 1
         stats["calls"] += len(calls)
         stats["traces"] += len(good)
-        jobs.append((name, str(directory), calls, live))
+        jobs.append((name, str(directory), _without_classes(calls), live))
     (out / "jobs.pkl").write_bytes(pickle.dumps(jobs))
     (out / "stats.json").write_text(json.dumps(stats, indent=1))

@@ -6,6 +6,7 @@ process that must not import the converter.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from runtime.ir.structure import flatten, map_structure
 
-__all__ = ["SavedVariable", "run_calls", "same_records"]
+__all__ = ["SavedVariable", "SavedNamedtuple", "run_calls", "same_records"]
 
 
 class SavedVariable:
@@ -23,6 +24,24 @@ class SavedVariable:
 
     def __init__(self, index: int) -> None:
         self.index = index
+
+
+class SavedNamedtuple:
+    """A namedtuple argument of a recorded call, as its name, fields and values: the loading
+    process has not the class, and rebuilds one with the same name and fields."""
+
+    def __init__(self, name: str, fields: tuple, values: tuple) -> None:
+        self.name, self.fields, self.values = name, fields, values
+
+
+def _rebuild(value):
+    if isinstance(value, SavedNamedtuple):
+        return collections.namedtuple(value.name, value.fields)(*map(_rebuild, value.values))
+    if type(value) in (tuple, list):
+        return type(value)(map(_rebuild, value))
+    if type(value) is dict:
+        return {k: _rebuild(v) for k, v in value.items()}
+    return value
 
 
 def _leaves(value) -> tuple[list, str]:
@@ -37,7 +56,7 @@ def run_calls(target, calls: list, method: bool = False, keywords: bool = False,
     records = []
     for call in calls:
         fn, args = (getattr(target, call[0]), call[1]) if method else (target, call)
-        args, kwargs = args if keywords else (args, {})
+        args, kwargs = _rebuild(args if keywords else (args, {}))
         args, kwargs = map_structure(lambda v: variables[v.index] if isinstance(v, SavedVariable) else v,
                                      (args, kwargs))
         out = io.StringIO()

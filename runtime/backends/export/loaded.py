@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from runtime.backends.export.loaded_args import (
+    conforms,
     describe,
     describe_value,
     fit,
@@ -61,6 +62,7 @@ class LoadedConcreteFunction:
         for child in in_tree.children:
             self._ranges.append((start, start + child.num_leaves))
             start += child.num_leaves
+        self._kinds = _kinds(in_tree)
         self._shapes = [p.type.shape if p.type.is_fully_defined else None
                         for p in in_plan if isinstance(p, TensorLeaf)]
         positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -145,7 +147,7 @@ class LoadedConcreteFunction:
             if self._hinted:
                 values = tuple(numbers_as_array(v) if i in self._hinted else v for i, v in enumerate(values))
             leaves, tree = flatten(values)
-            if tree != self.in_tree:
+            if not conforms(tree, self.in_tree):
                 return f"the arguments are structured as {tree}, not {self.in_tree}"
         inputs = []
         for index, (leaf, plan) in enumerate(zip(leaves, self.in_plan)):
@@ -160,6 +162,14 @@ class LoadedConcreteFunction:
             elif not same_python(leaf, plan.value):
                 return f"{self._leaf_name(index)} was traced for {plan.value!r}, not {leaf!r}"
         return inputs
+
+    def _loose(self, args: tuple, kwargs: dict) -> bool:
+        """Whether a call that fits passes a plain tuple where this trace saved a namedtuple
+        (a trace saved for the tuple itself is chosen first)."""
+        if "namedtuple" not in self._kinds:
+            return False
+        values = self._values(args, kwargs, True)
+        return not isinstance(values, str) and not conforms(flatten(values)[1], self.in_tree, loose=False)
 
     def _exact(self, inputs: list) -> bool:
         """Whether every tensor input has exactly the traced shape (the trace a Function reuses first)."""
@@ -216,6 +226,10 @@ class LoadedConcreteFunction:
         return f"<ConcreteFunction {self._header()} (loaded)>"
 
 
+def _kinds(tree: TreeDef) -> frozenset[str]:
+    return frozenset({tree.kind}).union(*(_kinds(child) for child in tree.children))
+
+
 class LoadedFunction:
     """A saved Function: calling it runs the saved concrete function the arguments select
     (tensors by dtype and shape, Python arguments by value), as the Function chose its traces."""
@@ -238,16 +252,21 @@ class LoadedFunction:
         """The first saved trace whose shapes are exactly the call's, else the first that fits."""
         fits = []
         misses = []
+        loose = []  # fits that pass a tuple for a saved namedtuple: after every other fit
         for concrete in self.concrete_functions:
             inputs = concrete._inputs(args, kwargs, strict=True)
             if isinstance(inputs, str):
                 misses.append((concrete, inputs))
+            elif concrete._loose(args, kwargs):
+                loose.append((concrete, inputs))
             elif concrete._exact(inputs):
                 return concrete, inputs
             else:
                 fits.append((concrete, inputs))
         if fits:
             return fits[0]
+        if loose:
+            return next(((c, i) for c, i in loose if c._exact(i)), loose[0])
         reasons = "\n".join(f"  {concrete._header()}: {why}" for concrete, why in misses)
         raise TypeError(
             f"no saved concrete function of {self.__name__} fits these arguments (a loaded function "

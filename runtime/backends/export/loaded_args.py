@@ -20,7 +20,8 @@ from runtime.backends.export.saved_format import ConstLeaf, TensorLeaf, Variable
 from runtime.ir.structure import TreeDef, flatten
 from runtime.ir.types import TensorType, dtype_label
 
-__all__ = ["fit", "numbers_as_array", "same_python", "describe", "describe_value", "format_in", "format_out", "format_leaves"]
+__all__ = ["conforms", "fit", "numbers_as_array", "same_python", "describe", "describe_value", "format_in", "format_out",
+           "format_leaves"]
 
 
 def fit(leaf: Any, type_: TensorType, strict: bool) -> Any:
@@ -118,4 +119,22 @@ def format_leaves(tree: TreeDef, leaves: Any, fmt: Callable[[Any], str]) -> str:
         return "[" + ", ".join(items) + "]"
     if tree.kind == "tuple":
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if tree.kind == "namedtuple":
+        return f"{tree.data.__name__}(" + ", ".join(f"{k}={v}" for k, v in zip(tree.data._fields, items)) + ")"
     return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(tree.data, items)) + "}"
+
+
+def conforms(tree: TreeDef, saved: TreeDef, loose: bool = True) -> bool:
+    """Whether arguments structured as `tree` fit the saved structure. Where a namedtuple was saved
+    (its class is not loaded), any namedtuple with the same fields fits, and (`loose`) a plain
+    tuple of its length."""
+    if saved.kind == "namedtuple":
+        if tree.kind == "namedtuple":
+            if tree.data._fields != saved.data._fields:
+                return False
+        elif tree.kind != "tuple" or not loose:
+            return False
+    elif tree.kind != saved.kind or tree.data != saved.data:
+        return False
+    return len(tree.children) == len(saved.children) and all(
+        conforms(child, saved_child, loose) for child, saved_child in zip(tree.children, saved.children))

@@ -10,7 +10,9 @@ saved_read.read returns.
 
 from __future__ import annotations
 
+import collections
 import inspect
+import keyword
 import re
 import warnings
 import weakref
@@ -33,6 +35,7 @@ from runtime.backends.export.saved_format import (
     ARRAYS_FILE,
     DTYPE_KINDS,
     GRAPH_FILE,
+    NAMEDTUPLE_VERSION,
     PARAMETER_KINDS,
     STRUCTURAL_OPS,
     TENSOR_HINT,
@@ -64,6 +67,8 @@ class Decoder:
         self.runner = runner
         self.variables: list[RestoredVariable] = []
         self._used_arrays: set[str] = set()
+        self._namedtuples: dict[tuple, type] = {}
+        self.version = 1
 
     def root(self, document: dict) -> LoadedObject:
         try:
@@ -81,6 +86,7 @@ class Decoder:
             ) from None
 
     def _root(self, document: dict) -> LoadedObject:
+        self.version = document["version"]  # saved_read checked it is one this reader knows
         for index, entry in enumerate(_expect(document.get("variables"), list, "variables")):
             self.variables.append(self.variable(index, entry))
         loaded = LoadedObject()
@@ -189,7 +195,21 @@ class Decoder:
             if len(keys) != len(children) or (order is not None and sorted(map(repr, order)) != sorted(map(repr, keys))):
                 raise Malformed("a dict structure whose keys and values disagree")
             return TreeDef("dict", keys, children, order)
+        if kind == "namedtuple" and self.version >= NAMEDTUPLE_VERSION:
+            return TreeDef(kind, self.namedtuple(entry["name"], entry["fields"], len(children)), children)
         raise Malformed(f"a structure of unknown kind {kind!r}")
+
+    def namedtuple(self, name: Any, fields: Any, length: int) -> type:
+        """A plain namedtuple type made from checked data (one per name and fields in a load)."""
+        fields = tuple(_identifier(f) for f in _expect(fields, list, "a namedtuple's fields"))
+        if keyword.iskeyword(_identifier(name)) or any(keyword.iskeyword(f) or f.startswith("_") for f in fields):
+            raise Malformed(f"the namedtuple {name!r} has a keyword or a field starting with '_'")
+        if len(set(fields)) != len(fields) or len(fields) != length:
+            raise Malformed(f"the namedtuple {name!r} has repeated fields or not one per item")
+        key = (name, fields)
+        if key not in self._namedtuples:
+            self._namedtuples[key] = collections.namedtuple(name, fields)
+        return self._namedtuples[key]
 
     # -- graphs --------------------------------------------------------------------------
     def graph(self, entry: dict, parent: Graph | None, parent_nodes: dict[str, Node] | None) -> Graph:

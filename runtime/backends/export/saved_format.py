@@ -33,13 +33,16 @@ from runtime.ir.structure import TreeDef
 from runtime.ir.types import TensorType
 
 __all__ = [
-    "FORMAT", "VERSION", "MANIFEST_FILE", "GRAPH_FILE", "ARRAYS_FILE", "VARIABLES_FILE", "DATA_FILES",
+    "FORMAT", "VERSION", "NAMEDTUPLE_VERSION", "MANIFEST_FILE", "GRAPH_FILE", "ARRAYS_FILE", "VARIABLES_FILE", "DATA_FILES",
     "STRUCTURAL_OPS", "TYPED_BY_CALLER", "VARIABLE_OPS", "DTYPE_KINDS", "PARAMETER_KINDS", "TENSOR_HINT", "SaveError",
     "LoadError", "Param", "TracedFunction", "TensorLeaf", "ConstLeaf", "VariableLeaf",
 ]
 
 FORMAT = "autograph.saved_graph"
-VERSION = 1
+# Version 2 added namedtuple structures; a file records the oldest version that reads it, so
+# files without them stay version 1 for older readers.
+VERSION = 2
+NAMEDTUPLE_VERSION = 2
 MANIFEST_FILE = "manifest.json"
 GRAPH_FILE = "saved_graph.json"
 ARRAYS_FILE = "arrays.npz"

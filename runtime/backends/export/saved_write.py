@@ -29,9 +29,9 @@ from runtime.backends.export.saved_format import (
     FORMAT,
     GRAPH_FILE,
     MANIFEST_FILE,
+    NAMEDTUPLE_VERSION,
     VARIABLE_OPS,
     VARIABLES_FILE,
-    VERSION,
     SaveError,
     TensorLeaf,
     TracedFunction,
@@ -85,12 +85,13 @@ def write(
         writer.variable_index(variable)
     document = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 1,
         "callable": callable_name,
         "functions": {name: [writer.function(t) for t in group] for name, group in functions.items()},
         "variables": [writer.variable_entry(i, v) for i, v in enumerate(writer.variables)],
         "attributes": {name: writer.variable_index(v) for name, v in named.items()},
     }
+    document["version"] = writer.version  # the oldest version that reads this file
     directory = Path(path)
     directory.mkdir(parents=True, exist_ok=True)
     text = json.dumps(document, indent=1, allow_nan=False, ensure_ascii=True)
@@ -99,7 +100,7 @@ def write(
     np.savez(directory / VARIABLES_FILE, **writer.variable_values)
     manifest = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": writer.version,
         "files": {name: _file_facts(directory / name) for name in DATA_FILES},
     }
     (directory / MANIFEST_FILE).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
@@ -121,6 +122,7 @@ class _Writer:
     def __init__(self, effects: Any) -> None:
         self.effects = effects
         self.arrays: dict[str, np.ndarray] = {}
+        self.version = 1  # raised by the features a file uses (saved_format.VERSION)
         self.variables: list[Any] = []
         self.variable_values: dict[str, np.ndarray] = {}
         self._indexes: dict[int, int] = {}
@@ -189,15 +191,25 @@ class _Writer:
             ) from None
 
     def tree(self, tree: TreeDef, where: str) -> dict[str, Any]:
-        if tree.kind in ("namedtuple", "dataclass"):
-            name = (tree.data if tree.kind == "namedtuple" else tree.data[0]).__name__
+        if tree.kind == "dataclass":
             raise SaveError(
-                f"{where} takes or returns a {name} ({tree.kind}), whose class a saved graph cannot hold "
-                f"(it holds no Python code); use tuples or dicts in the saved function's arguments and results."
+                f"{where} takes or returns a {tree.data[0].__name__} (a dataclass), whose class a saved graph "
+                f"cannot hold: it holds no Python code, and a dataclass is not rebuilt from its field names "
+                f"alone (its methods, defaults and checks are code). Use a namedtuple, tuple or dict in the "
+                f"saved function's arguments and results."
             )
-        if tree.kind not in ("leaf", "list", "tuple", "dict"):
+        if tree.kind not in ("leaf", "list", "tuple", "dict", "namedtuple"):
             raise SaveError(f"{where}: a structure of kind {tree.kind!r} cannot be saved")
         entry: dict[str, Any] = {"kind": tree.kind}
+        if tree.kind == "namedtuple":
+            # only the name and fields: load recreates a plain namedtuple type (no methods)
+            entry["name"] = tree.data.__name__
+            entry["fields"] = list(tree.data._fields)
+            for text in (entry["name"], *entry["fields"]):
+                if not text.isidentifier() or not text.isascii():
+                    raise SaveError(f"{where}: the namedtuple {entry['name']!r} has the non-ASCII name {text!r}; "
+                                    f"a saved graph holds ASCII identifiers only.")
+            self.version = max(self.version, NAMEDTUPLE_VERSION)
         if tree.children:
             entry["children"] = [self.tree(child, where) for child in tree.children]
         if tree.kind == "dict":
