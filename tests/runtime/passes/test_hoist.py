@@ -170,7 +170,9 @@ def test_hoisting_never_changes_a_value(trips, data, op):
     assert invariant_nodes(loop_of(graph).attrs["body"])
     a, b = np.array(data, np.int64), np.array(data[::-1], np.int64)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        # a loop that never runs must not warn (hoisting may not add work that does); one that runs
+        # may warn as its own body does (a float64 near 2**63 cast back to int64)
+        warnings.simplefilter("error" if trips == 0 else "ignore")
         got = compile_graph(graph)(a, b, np.int64(trips))
     with np.errstate(all="ignore"):
         assert outputs_equal(got, interpret(graph, a, b, np.int64(trips)))
