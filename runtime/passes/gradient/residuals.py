@@ -22,9 +22,10 @@ from typing import Any
 
 from runtime.ir.graph import Graph, Node
 from runtime.ir.types import TensorType
+from runtime.ops.graph_copy import clone_into
 from runtime.passes.gradient.build import is_float
 
-__all__ = ["SAVED_OPS", "candidates", "live_nodes", "prune"]
+__all__ = ["SAVED_OPS", "candidates", "final_body", "live_nodes", "prune"]
 
 # ops whose gradient rule reads the op's result and whose recomputation is more than arithmetic
 SAVED_OPS = frozenset({"exp", "exp2", "expm1", "sqrt", "cbrt", "tan", "tanh"})
@@ -66,3 +67,21 @@ def prune(graph: Graph, live: set[Node]) -> None:
         if capture not in live:
             del graph.captures[outer]
 
+
+def final_body(scratch: Graph, live: set[Node], em: Any, loop_types: list, holders: dict[Node, tuple[str, int]],
+               finals: list[Node], stacks: dict[int, Node], saved_stacks: dict[Node, Node]) -> Graph:
+    """The backward body: the scratch one's live nodes, its placeholders now the taped loop's
+    stacks and final values, and each saved value read from its stack."""
+    prune(scratch, live)
+    back = Graph("while_body", parent=em.graph)
+    inputs = [back.add_input(t, "j" if n == 0 else "grad") for n, t in enumerate(loop_types)]
+    mapping: dict[Node, Any] = dict(zip(scratch.inputs[: len(loop_types)], inputs))
+    for holder, (kind, i) in holders.items():
+        source = stacks.get(i) if kind == "stack" else finals[i]
+        mapping[holder] = None if source is None else back.own(source)
+    for clone, stack in saved_stacks.items():
+        mapping[clone] = back.add_node("ta_read", (back.own(stack), inputs[0]), {"dense": True}, clone.type,
+                                       em.origin, name="saved")
+    env = clone_into(back, scratch, mapping, em.origin)
+    back.set_outputs([env[o] for o in scratch.outputs])
+    return back.finish()

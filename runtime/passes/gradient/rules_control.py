@@ -16,6 +16,9 @@ the loop variables and accumulating those of captured values and Variables:
     forward:  while c(x): x = f(x, w)
     augmented: k = 0; while c(x): S.push(x); x = f(x, w); k += 1
     backward: for j in k-1 .. 0: x = S[j]; (gx, gw') = vjp(f, x, w)(gx); gw += gw'
+
+Results like tanh(x) that the VJP reads are pushed too and read back, not recomputed, and only the
+stacks the backward body reads are pushed (`residuals`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ import numpy as np
 from runtime.ir.graph import Graph, Node
 from runtime.ir.subgraphs import outer_inputs
 from runtime.ir.types import TensorType
-from runtime.passes.gradient.residuals import candidates, live_nodes, prune
 from runtime.passes.gradient.build import (
     Emitter,
     clone_into,
@@ -37,6 +39,7 @@ from runtime.passes.gradient.build import (
     is_handle,
     like_handle,
 )
+from runtime.passes.gradient.residuals import candidates, final_body, live_nodes
 
 __all__ = ["differentiate_control", "variables_read"]
 
@@ -171,7 +174,6 @@ def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
 
 # -- while ------------------------------------------------------------------------
 def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
-    em = bp.em
     body = node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
@@ -344,8 +346,8 @@ def _backward_loop(bp, node, stacked, carried, captures, variables, seeds, count
     kept = [i for i in stacked if popped[i] in live]
     kept_saved = [n for n, c in zip(saved, clones) if c in live]
     finals, iterations, stacks = _augmented_forward(em, node, kept, counter, trips, kept_saved)
-    back = _final_body(scratch, live, em, loop_types, holders, finals, dict(zip(kept, stacks)),
-                       {clones[saved.index(n)]: s for n, s in zip(kept_saved, stacks[len(kept):])}, node)
+    back = final_body(scratch, live, em, loop_types, holders, finals, dict(zip(kept, stacks)),
+                       {clones[saved.index(n)]: s for n, s in zip(kept_saved, stacks[len(kept):])})
     inits = [em.call("subtract", iterations, 1)]
     inits += [_zeros(em, finals[i]) if s is None else s for s, i in zip(seeds, carried)]
     inits += [_zeros(em, c) for c in captures]
@@ -366,24 +368,6 @@ def _backward_loop(bp, node, stacked, carried, captures, variables, seeds, count
             bp.owned.add(got)  # an accumulator that started as fresh zeros: no other value shares it
         pairs.append((item, got))
     return pairs
-
-
-def _final_body(scratch, live, em, loop_types, holders, finals, stacks, saved_stacks, node) -> Graph:
-    """The backward body: the scratch one's live nodes, its placeholders now the taped loop's
-    stacks and final values, and each saved value read from its stack."""
-    prune(scratch, live)
-    back = Graph("while_body", parent=em.graph)
-    inputs = [back.add_input(t, "j" if n == 0 else "grad") for n, t in enumerate(loop_types)]
-    mapping: dict[Node, Any] = dict(zip(scratch.inputs[: len(loop_types)], inputs))
-    for holder, (kind, i) in holders.items():
-        source = stacks.get(i) if kind == "stack" else finals[i]
-        mapping[holder] = None if source is None else back.own(source)
-    for clone, stack in saved_stacks.items():
-        mapping[clone] = back.add_node("ta_read", (back.own(stack), inputs[0]), {"dense": True}, clone.type,
-                                       em.origin, name="saved")
-    env = clone_into(back, scratch, mapping, em.origin)
-    back.set_outputs([env[o] for o in scratch.outputs])
-    return back.finish()
 
 
 def _backward_body(bp, em, node, loop_types, stacked, carried, captures, variables, counter, saved):
