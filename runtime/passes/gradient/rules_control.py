@@ -16,6 +16,9 @@ the loop variables and accumulating those of captured values and Variables:
     forward:  while c(x): x = f(x, w)
     augmented: k = 0; while c(x): S.push(x); x = f(x, w); k += 1
     backward: for j in k-1 .. 0: x = S[j]; (gx, gw') = vjp(f, x, w)(gx); gw += gw'
+
+Results like tanh(x) that the VJP reads are pushed too and read back, not recomputed, and only the
+stacks the backward body reads are pushed (`residuals`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from runtime.passes.gradient.build import (
     is_handle,
     like_handle,
 )
+from runtime.passes.gradient.residuals import candidates, final_body, live_nodes
 
 __all__ = ["differentiate_control", "variables_read"]
 
@@ -170,7 +174,6 @@ def _cond(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
 
 # -- while ------------------------------------------------------------------------
 def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
-    em = bp.em
     body = node.attrs["body"]
     count = len(body.inputs)
     types = list(node.type)
@@ -190,9 +193,7 @@ def _while(bp, node: Node, slots: Sequence[Any]) -> list[tuple[Any, Node]]:
     reaches_sources = captures or variables or any(node.inputs[i] in bp.active for i in carried)
     if all(s is None for s in seeds) or not reaches_sources:
         return []
-    finals, iterations, stacks = _augmented_forward(em, node, stacked, counter, trips)
-    return _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds,
-                          counter)
+    return _backward_loop(bp, node, stacked, carried, captures, variables, seeds, counter, trips)
 
 
 _WRITES = frozenset({"ta_write", "ta_write_once", "ta_scatter", "ta_scatter_once"})
@@ -259,7 +260,8 @@ def _int_constant(node: Any) -> int | None:
     return int(value)
 
 
-def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int | None, trips: int | None):
+def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int | None, trips: int | None,
+                       saved: Sequence[Node] = ()):
     """The forward loop again, also counting iterations and pushing each one's starting state.
 
     With a known trip count the stacks are preallocated; a counted loop writes them at its own
@@ -274,7 +276,7 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int
     for sub, original in ((new_body, body), (new_cond, cond)):
         xs = [sub.add_input(t, n.name) for t, n in zip(types, original.inputs)]
         k = sub.add_input(_INT, "iteration")
-        stacks = [sub.add_input(like_handle(), "stack") for _ in stacked]
+        stacks = [sub.add_input(like_handle(), "stack") for _ in (*stacked, *saved)]
         env = clone_into(sub, original, dict(zip(original.inputs, xs)), em.origin, ops=_WRITE_ONCE)
         results[id(sub)] = (xs, k, stacks, env)
     xs, k, stacks, env = results[id(new_body)]
@@ -286,6 +288,9 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int
                     like_handle(), name="push")
         for s, i in zip(stacks, stacked)
     ]
+    pushed += [sub_em.node("ta_write", (s, at, env[n]), {"dynamic": trips is None, "dtype": n.type.dtype},
+                           like_handle(), name="push_saved")
+               for s, n in zip(stacks[len(stacked):], saved)]
     next_k = sub_em.call("add", k, 1)
     new_body.set_outputs([*(env[o] for o in body.outputs), next_k, *pushed])
     new_body.finish()
@@ -296,8 +301,8 @@ def _augmented_forward(em: Emitter, node: Node, stacked: list[int], counter: int
     zero = em.constant(np.int64(0))
     size = 0 if trips is None else trips
     empties = [em.node("ta_new", (em.constant(np.int64(size)),), {"dynamic": trips is None}, like_handle(),
-                       name="stack") for _ in stacked]
-    all_types = (*types, _INT, *(like_handle() for _ in stacked))
+                       name="stack") for _ in (*stacked, *saved)]
+    all_types = (*types, _INT, *(like_handle() for _ in empties))
     loop = em.node(
         "while", (*node.inputs[:count], zero, *empties, *outer_inputs([new_cond, new_body])),
         {"cond": new_cond, "body": new_body, "maximum_iterations": node.attrs.get("maximum_iterations"),
@@ -325,21 +330,32 @@ def _move_before(graph: Graph, first_new: int, loop: Node) -> None:
     graph.nodes[at:at] = made
 
 
-def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captures, variables, seeds, counter):
-    """The loop that runs the iterations in reverse; (input or Variable, gradient) pairs out of it."""
+def _backward_loop(bp, node, stacked, carried, captures, variables, seeds, counter, trips):
+    """The loop that runs the iterations in reverse; (input or Variable, gradient) pairs out of it.
+
+    Its body is built first with placeholders for the taped loop's stacks (`residuals`): the
+    taped loop then pushes only the loop variables and saved values that body still reads."""
     em = bp.em
     types = list(node.type)
+    loop_types = [_INT, *(types[i] for i in carried), *(c.type for c in captures),
+                  *(t for _, t in variables.values())]
+    saved = candidates(node.attrs["body"])
+    scratch, popped, holders, clones = _backward_body(bp, em, node, loop_types, stacked, carried, captures,
+                                                      variables, counter, saved)
+    live = live_nodes(scratch, set(clones))
+    kept = [i for i in stacked if popped[i] in live]
+    kept_saved = [n for n, c in zip(saved, clones) if c in live]
+    finals, iterations, stacks = _augmented_forward(em, node, kept, counter, trips, kept_saved)
+    back = final_body(scratch, live, em, loop_types, holders, finals, dict(zip(kept, stacks)),
+                       {clones[saved.index(n)]: s for n, s in zip(kept_saved, stacks[len(kept):])})
     inits = [em.call("subtract", iterations, 1)]
     inits += [_zeros(em, finals[i]) if s is None else s for s, i in zip(seeds, carried)]
     inits += [_zeros(em, c) for c in captures]
     inits += [_variable_zeros(em, t) for _, t in variables.values()]
-    loop_types = [_INT, *(types[i] for i in carried), *(c.type for c in captures),
-                  *(t for _, t in variables.values())]
     back_cond = Graph("while_cond", parent=em.graph)
     cond_inputs = [back_cond.add_input(t, "j" if n == 0 else "g") for n, t in enumerate(loop_types)]
     back_cond.set_outputs([Emitter(back_cond, em.origin).call("greater_equal", cond_inputs[0], 0)])
     back_cond.finish()
-    back = _backward_body(bp, em, node, loop_types, finals, stacks, stacked, carried, captures, variables, counter)
     loop = em.node(
         "while", (*inits, *outer_inputs([back_cond, back])),
         {"cond": back_cond, "body": back, "maximum_iterations": None}, type_=tuple(loop_types), name="loop_grad",
@@ -354,8 +370,10 @@ def _backward_loop(bp, node, finals, iterations, stacks, stacked, carried, captu
     return pairs
 
 
-def _backward_body(bp, em, node, loop_types, finals, stacks, stacked, carried, captures, variables, counter) -> Graph:
-    """One reverse iteration: pop the state, recompute the body, apply its vector-Jacobian product."""
+def _backward_body(bp, em, node, loop_types, stacked, carried, captures, variables, counter, saved):
+    """One reverse iteration: pop the state, recompute the body, apply its vector-Jacobian product.
+
+    Built in a scratch graph whose extra inputs stand for the stacks and final values."""
     body = node.attrs["body"]
     back = Graph("while_body", parent=em.graph)
     sub_em = Emitter(back, em.origin)
@@ -364,14 +382,19 @@ def _backward_body(bp, em, node, loop_types, finals, stacks, stacked, carried, c
     g_caps = inputs[1 + len(carried): 1 + len(carried) + len(captures)]
     g_variables = inputs[1 + len(carried) + len(captures):]
     state: dict[Node, Node] = {}
-    for s, i in zip(stacks, stacked):
-        state[body.inputs[i]] = sub_em.node("ta_read", (s, j), {"dense": True}, node.type[i],
-                                            name="popped")
+    holders: dict[Node, tuple[str, int]] = {}
+    popped: dict[int, Node] = {}
+    for i in stacked:
+        holder = back.add_input(like_handle(), "stack")
+        holders[holder] = ("stack", i)
+        popped[i] = state[body.inputs[i]] = sub_em.node("ta_read", (holder, j), {"dense": True}, node.type[i],
+                                                        name="popped")
     for i, x in enumerate(body.inputs):
         if i == counter:
             state[x] = j  # a counted loop's counter is j at iteration j
-        elif i not in stacked:
-            state[x] = back.own(finals[i])  # a TensorArray: the final one holds every element written
+        elif i not in stacked:  # a TensorArray: the final one holds every element written
+            state[x] = back.add_input(like_handle(), "final")
+            holders[state[x]] = ("final", i)
     env = clone_into(back, body, state, em.origin, recompute=True)
     sweep = type(bp)(sub_em, back)
     for outer, acc in zip(captures, g_caps):
@@ -394,4 +417,4 @@ def _backward_body(bp, em, node, loop_types, finals, stacks, stacked, carried, c
         got = sweep.variables.get(key)
         outputs.append(acc if got is None else sub_em.add(acc, sub_em.cast_like(got[1], acc)))
     back.set_outputs(outputs)
-    return back.finish()
+    return back, popped, holders, [env[n] for n in saved]
