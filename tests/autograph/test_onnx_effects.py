@@ -3,7 +3,6 @@ with drop_prints=False); an assert stays a check that stops onnxruntime with its
 
 from __future__ import annotations
 
-import collections
 import re
 import warnings
 
@@ -11,6 +10,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
+from tests.autograph.onnx_helpers import op_counts as _ops
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
@@ -20,16 +20,6 @@ def _session(model):
     options = ort.SessionOptions()
     options.log_severity_level = 4
     return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-
-
-def _ops(graph) -> collections.Counter:
-    counts = collections.Counter()
-    for node in graph.node:
-        counts[node.op_type] += 1
-        for attribute in node.attribute:
-            if attribute.g.node:
-                counts += _ops(attribute.g)
-    return counts
 
 
 @ag.function

@@ -21,6 +21,7 @@ import autograph as ag
 from runtime.backends.export.saved_write import collect_variables
 from runtime.ir.errors import StagingError
 from runtime.ir.structure import flatten
+from tests.autograph.onnx_helpers import op_counts as _ops
 from tests.autograph.saved_corpus import fuzzer_programs, guide_programs
 
 onnx = pytest.importorskip("onnx")
@@ -282,17 +283,6 @@ def test_floor_division_remainder_and_cumsum_follow_numpy():
     actual = _session(model).run(None, {"a": ints[0], "b": ints[1], "m": m})
     for e, got in zip(f(*ints, m), actual):
         np.testing.assert_array_equal(e, got)
-
-
-def _ops(graph) -> collections.Counter:
-    """Op types of a graph and all its subgraphs."""
-    counts = collections.Counter()
-    for node in graph.node:
-        counts[node.op_type] += 1
-        for attribute in node.attribute:
-            if attribute.g.node:
-                counts += _ops(attribute.g)
-    return counts
 
 
 def test_a_small_if_that_cannot_fail_becomes_where_and_others_stay_if():

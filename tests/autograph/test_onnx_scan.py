@@ -3,25 +3,14 @@ loop counter, sequences otherwise; both agree with the NumPy backend."""
 
 from __future__ import annotations
 
-import collections
-
 import numpy as np
 import pytest
 
 import autograph as ag
+from tests.autograph.onnx_helpers import op_counts as _ops
 
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
-
-
-def _ops(graph) -> collections.Counter:
-    counts = collections.Counter()
-    for node in graph.node:
-        counts[node.op_type] += 1
-        for attribute in node.attribute:
-            if attribute.g.node:
-                counts += _ops(attribute.g)
-    return counts
 
 
 def _loop_body(model):
