@@ -125,14 +125,13 @@ def _floor_div_mod(c: Converter, scope: Scope, a: str, b: str, dtype: np.dtype, 
     return floordiv, mod
 
 
-def _isinf(c: Converter, node: Node, scope: Scope) -> str:
+def _float_operand(c: Converter, node: Node, scope: Scope) -> tuple[str, bool]:
+    """The value isinf/isnan/isfinite test, and whether it is a float (other dtypes have neither)."""
     (operand,) = c.operands(node, scope)
     kind, name, dtype = operand
     if kind != "value":
         raise unsupported(node, " of a constant")
-    if np.dtype(dtype).kind != "f":
-        return _all_false(c, scope, name)
-    return c.emit(scope, "IsInf", [name], node.name)
+    return name, np.dtype(dtype).kind == "f"
 
 
 def _all_false(c: Converter, scope: Scope, name: str) -> str:
@@ -141,22 +140,19 @@ def _all_false(c: Converter, scope: Scope, name: str) -> str:
                   value=c.onnx.numpy_helper.from_array(np.zeros(1, bool)))
 
 
+def _isinf(c: Converter, node: Node, scope: Scope) -> str:
+    name, is_float = _float_operand(c, node, scope)
+    return c.emit(scope, "IsInf", [name], node.name) if is_float else _all_false(c, scope, name)
+
+
 def _isnan(c: Converter, node: Node, scope: Scope) -> str:
-    (operand,) = c.operands(node, scope)
-    kind, name, dtype = operand
-    if kind != "value":
-        raise unsupported(node, " of a constant")
-    if np.dtype(dtype).kind != "f":
-        return _all_false(c, scope, name)
-    return c.emit(scope, "IsNaN", [name], node.name)
+    name, is_float = _float_operand(c, node, scope)
+    return c.emit(scope, "IsNaN", [name], node.name) if is_float else _all_false(c, scope, name)
 
 
 def _isfinite(c: Converter, node: Node, scope: Scope) -> str:
-    (operand,) = c.operands(node, scope)
-    kind, name, dtype = operand
-    if kind != "value":
-        raise unsupported(node, " of a constant")
-    if np.dtype(dtype).kind != "f":
+    name, is_float = _float_operand(c, node, scope)
+    if not is_float:
         return c.emit(scope, "Not", [_all_false(c, scope, name)], node.name)
     bad = c.emit(scope, "Or", [c.emit(scope, "IsNaN", [name], node.name), c.emit(scope, "IsInf", [name], node.name)],
                  node.name)
