@@ -15,7 +15,7 @@ from typing import IO, BinaryIO
 from autograph.cli.convert import ConvertOptions, run_convert
 from autograph.cli.explain import add_explain, run_explain
 from autograph.cli.export import FORMATS, ExportOptions, run_export
-from autograph.cli.graph import GraphOptions, UsageError, run_graph
+from autograph.cli.graph import GraphOptions, UsageError, add_target_arguments, run_graph
 
 __all__ = ["main", "build_parser"]
 
@@ -115,12 +115,7 @@ def _add_graph(commands: argparse._SubParsersAction) -> None:
         description="Import a module, trace one function for the given inputs, draw its graph.",
         epilog=_GRAPH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    graph.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
-    graph.add_argument(
-        "--arg", action="append", default=[], dest="args", metavar="SPEC",
-        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
-        "name=SPEC for a keyword argument",
-    )
+    add_target_arguments(graph)
     graph.add_argument("--output", "-o", metavar="PATH", help="g.svg, g.png or g.dot")
     graph.add_argument("--optimized", action="store_true", help="draw the optimised graph")
 
@@ -131,12 +126,7 @@ def _add_export(commands: argparse._SubParsersAction) -> None:
         description="Import a module, trace one function for the given inputs, and save the trace.",
         epilog=_EXPORT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    export.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
-    export.add_argument(
-        "--arg", action="append", default=[], dest="args", metavar="SPEC",
-        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
-        "name=SPEC for a keyword argument",
-    )
+    add_target_arguments(export)
     export.add_argument("--format", choices=FORMATS, default="saved", help="saved (a directory) or onnx")
     export.add_argument("--output", "-o", metavar="PATH", required=True, help="where to write")
 

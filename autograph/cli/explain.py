@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from autograph.cli.graph import _arguments, _load_target
+from autograph.cli.graph import _arguments, _load_target, add_target_arguments
 
 __all__ = ["add_explain", "run_explain"]
 
@@ -33,12 +33,7 @@ def add_explain(commands: argparse._SubParsersAction) -> None:
         description="Import a module, trace one function, and explain what tracing did.",
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    explain.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
-    explain.add_argument(
-        "--arg", action="append", default=[], dest="args", metavar="SPEC",
-        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
-        "name=SPEC for a keyword argument",
-    )
+    add_target_arguments(explain)
 
 
 def run_explain(target: str, arg_texts: list[str], stdout: IO[str], stderr: IO[str]) -> int:

@@ -9,6 +9,7 @@ unknown rank, and anything else is read as a Python literal (`3`, `True`,
 
 from __future__ import annotations
 
+import argparse
 import ast
 import importlib
 import importlib.util
@@ -24,7 +25,7 @@ import numpy as np
 
 from runtime.ir.subgraphs import walk
 
-__all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError", "node_count"]
+__all__ = ["GraphOptions", "run_graph", "parse_spec", "UsageError", "node_count", "add_target_arguments"]
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*$")
 _KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
@@ -43,6 +44,16 @@ class GraphOptions:
     args: list[str] = field(default_factory=list)
     output: str | None = None
     optimized: bool = False
+
+
+def add_target_arguments(parser: argparse.ArgumentParser) -> None:
+    """The FILE:FUNCTION and --arg SPEC arguments of the commands that import and trace a function."""
+    parser.add_argument("target", metavar="MODULE_OR_FILE:FUNCTION")
+    parser.add_argument(
+        "--arg", action="append", default=[], dest="args", metavar="SPEC",
+        help="one input, in order: dtype[dims] (float32[None,3], int64[]) or a literal; "
+        "name=SPEC for a keyword argument",
+    )
 
 
 def parse_spec(text: str) -> Any:
