@@ -25,6 +25,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.context import Context
+from autograph.converters.if_chains import Arm, chained
 from autograph.converters.state import (
     StatePlan,
     call_and_unbind,
@@ -33,6 +34,7 @@ from autograph.converters.state import (
     state_functions,
     undefined_inits,
 )
+from autograph.source.origins import inherit_location
 from autograph.source.templates import constant, load_name, replace
 
 __all__ = ["convert_if", "needs_if_body"]
@@ -82,20 +84,31 @@ def convert_if(
     """The statements replacing `node`; `modified` holds the names each branch binds."""
     if _only_pass(node.orelse):
         node.orelse = []  # `else: continue` once its dead flag store is dropped
-    code, state = state_functions(plan, ctx, helpers, node)
+    state_code, state = state_functions(plan, ctx, helpers, node)
     body: gast.expr = constant(None)
+    body_code: list[gast.stmt] = []
     if needs_if_body(node):
-        code += _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
+        body_code = _branch(helpers["if_body"], node.body, plan, modified[0], ctx, node)
         body = load_name(helpers["if_body"])
     orelse: gast.expr = constant(None)
+    else_code: list[gast.stmt] = []
     if node.orelse:
-        code += _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
+        else_code = _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = load_name(helpers["else_body"])
-    code += undefined_inits(plan, node)
+    inits = undefined_inits(plan, node)
     # every name an output (the common case): no `nouts`, and a call without keywords costs less
     keywords = [gast.keyword(arg="nouts", value=constant(plan.nouts))] if plan.nouts != len(plan.names) else []
     if plan.unread != ((), ()):  # see written_liveness
         value = gast.Tuple(elts=[names_tuple(side) for side in plan.unread], ctx=gast.Load())
         keywords.append(gast.keyword(arg="unread", value=value))
     call = operator_call("if_stmt", [node.test, body, orelse], plan, keywords + state, node)
-    return code + call_and_unbind(plan, call, node)
+    around = call_and_unbind(plan, call, node)
+    code = state_code + body_code + else_code + inits + around
+    arm = Arm(node.test, body, names_tuple(plan.names), keywords + state, state_code + body_code)
+    inherit_location([body, arm.names], node)
+
+    def around_call(stmt: gast.stmt) -> list[gast.stmt]:
+        return inits + call_and_unbind(plan, [stmt], node)
+
+    simple = not inits and len(around) == 1
+    return chained(node, arm, (orelse, else_code), plan.within, bool(plan.private), code, around_call, simple, ctx)

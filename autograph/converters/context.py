@@ -84,6 +84,8 @@ class Context:
     returned: dict[int, gast.IfExp] = field(default_factory=dict)
     # if or loop node -> what the function as written reads after it or at its head (see written_liveness)
     written_liveness: dict[gast.AST, object] = field(default_factory=dict)
+    # id of the operator call an if/elif chain's head became -> the chain (see if_chains)
+    if_chains: dict[int, object] = field(default_factory=dict)
 
     def within_of(self, node: gast.AST) -> tuple[str, int] | None:
         """The innermost try/with (keyword, user line) that may catch what `node` raises, if marked."""

@@ -35,6 +35,7 @@ __all__ = ["transform"]
 
 # operator -> (positions of the helpers it is passed, position of the names tuple)
 _OPERATORS = {"if_stmt": ((1, 2), 3), "while_stmt": ((0, 1), 2), "for_stmt": ((1,), 2)}
+_NESTING = frozenset(_OPERATORS) | {"if_chain"}
 
 
 def _free(fn: gast.FunctionDef, walrus: bool, memo: dict[int, frozenset[str]]) -> frozenset[str]:
@@ -82,14 +83,17 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
             continue  # operator calls are expression statements
         node = stmt.value
         operator = called_operator(node)
-        found = _OPERATORS.get(operator)
-        if found is None or any(k.arg == "get_state" for k in node.keywords):
-            continue
-        positions, names_at = found
-        if len(node.args) <= names_at:
-            continue  # it carries nothing
-        names = [e.value for e in node.args[names_at].elts]
-        passed = [node.args[i] for i in positions]
+        if operator == "if_chain":
+            names, passed = _chain_arms(node)
+        else:
+            found = _OPERATORS.get(operator)
+            if found is None or any(k.arg == "get_state" for k in node.keywords):
+                continue
+            positions, names_at = found
+            if len(node.args) <= names_at:
+                continue  # it carries nothing
+            names = [e.value for e in node.args[names_at].elts]
+            passed = [node.args[i] for i in positions]
         passed += [k.value for k in node.keywords if k.arg == "extra_test"]
         helpers = [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
         if not helpers:
@@ -106,10 +110,29 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
             free |= _free(helper, walrus, free_of)
         missing = [n for n in names if n not in free]
         if missing:
-            nesting = [h for h in helpers if any(called_operator(n) in _OPERATORS for n in gast.walk(h))]
+            nesting = [h for h in helpers if any(called_operator(n) in _NESTING for n in gast.walk(h))]
             declare.append(((nesting or helpers)[0], missing))
     for helper, missing in declare:
         _declare(helper, missing)
+
+
+def _chain_arms(call: gast.Call) -> tuple[list[str], list[gast.expr]]:
+    """What an `if_chain` carries through cells (arms without their own state functions) and the
+    functions it is passed (tests, bodies, the last else): one scope defines them all, and the
+    operator reads a name's cell off whichever of them has it (runtime.operators.if_chain)."""
+    args = call.args
+    with_state = set()
+    for keyword in call.keywords:
+        if keyword.arg == "options" and type(keyword.value) is gast.Dict:
+            for key, value in zip(keyword.value.keys, keyword.value.values):
+                if type(value) is gast.Dict and any(type(k) is gast.Constant and k.value == "get_state" for k in value.keys):
+                    with_state.add(key.value)
+    names: dict[str, None] = {}
+    for arm, at in enumerate(range(2, len(args) - 1, 3)):
+        if arm not in with_state and type(args[at]) is gast.Tuple:
+            names.update((e.value, None) for e in args[at].elts)
+    passed = [args[i] for i in range(len(args)) if i % 3 != 2 or i == len(args) - 1]
+    return list(names), passed
 
 
 def _declare(helper: gast.FunctionDef, names: list[str]) -> None:

@@ -3,6 +3,7 @@
 from runtime.operators.asserts import assert_stmt
 from runtime.operators.for_stmt import for_stmt
 from runtime.operators.getitem import getitem, slice_
+from runtime.operators.if_chain import if_chain
 from runtime.operators.if_exp import if_exp, if_exp_chain
 from runtime.operators.if_stmt import if_stmt
 from runtime.operators.item_assignment import setitem
@@ -25,6 +26,7 @@ __all__ = [
     "slice_",
     "if_exp",
     "if_exp_chain",
+    "if_chain",
     "if_stmt",
     "list_append",
     "and_",

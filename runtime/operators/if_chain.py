@@ -1,0 +1,89 @@
+"""if_chain: a long `if/elif/.../else` chain as one call, so running it nests no call per arm.
+
+    if x == 0:                 def if_body(): ...
+        y = 0                  def if_body_1(): ...
+    elif x == 1:       ->      def else_body_1(): ...
+        y = 1                  ag__.if_chain(lambda: x == 0, if_body, ('y',),
+    else:                                    lambda: x == 1, if_body_1, ('y',), else_body_1)
+        y = -1
+
+Written nested, each `elif` is an `if` in the else branch of the one before,
+and running arm k takes k nested calls (an operator and a branch each):
+Python's recursion limit stopped chains at ~490 arms, where Python itself
+runs thousands. Here the arms are (test, body, names) triples, then the last
+`else` (or None); each test is a function, called in Python's order until one
+is true, and only that arm's body runs.
+
+A Tensor test stages a cond whose false branch is the rest of the chain, as
+the nested `if_stmt` calls did: arm k's cond carries arm k's names, with the
+options of that arm's `if_stmt` (`nouts`, `unread`, `get_state`, `set_state`)
+from `options[k]` when it has any, and `within` for every arm (the chain's
+arms share their try/with). Staged chains nest conds, so deep ones nest
+calls while they trace (see autograph.source.deep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from runtime.ir.user_frames import note_user_code
+from runtime.operators.if_stmt import if_stmt
+from runtime.tracing.staged import is_staged
+
+__all__ = ["if_chain"]
+
+
+def if_chain(
+    *arms: object,
+    within: tuple[str, int] | None = None,
+    options: dict[int, dict[str, object]] | None = None,
+) -> None:
+    """Run the body of the first arm whose test is true, else the last function (when not None)."""
+    _chain_from(arms, 0, within, options)
+
+
+def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options: dict | None) -> None:
+    try:
+        last = len(arms) - 1
+        for index in range(start, last, 3):
+            cond = arms[index]()
+            if cond is False:
+                continue
+            if cond is not True and is_staged(cond):
+                _staged(arms, index, cond, within, options)
+                return
+            if cond is True or cond:
+                body = arms[index + 1]
+                if body is not None:
+                    body()
+                return
+        orelse = arms[last]
+        if orelse is not None:
+            orelse()
+    except Exception as error:
+        note_user_code(error)
+        raise
+
+
+def _staged(arms: tuple, index: int, cond: object, within: tuple[str, int] | None, options: dict | None) -> None:
+    """Arm `index // 3` as the `if_stmt` the nested chain made: its else branch is the rest."""
+    from runtime.operators.no_state import state_functions
+
+    names = arms[index + 2]
+    chosen = dict(options.get(index // 3, ())) if options else {}
+    get_state, set_state = state_functions(
+        chosen.pop("get_state", None), chosen.pop("set_state", None), names, _helpers(arms)
+    )
+
+    def rest() -> None:
+        _chain_from(arms, index + 3, within, options)
+
+    if_stmt(cond, arms[index + 1], rest, names, get_state=get_state, set_state=set_state, within=within, **chosen)
+
+
+def _helpers(arms: tuple) -> tuple[Callable[[], object], ...]:
+    """Every function of the chain: defined in one scope, they close over the same cells, so a
+    carried name is found in whichever of them binds or reads it."""
+    last = len(arms) - 1
+    found = [arms[i] for i in range(0, last, 3)] + [arms[i] for i in range(1, last, 3)] + [arms[last]]
+    return tuple(f for f in found if f is not None)
