@@ -130,6 +130,7 @@ class _Emitter(ControlFlowCode):
         self.lines: list[str] = []
         self.origins: dict[int, Origin] = {}
         self._commented: tuple[str, int] | None = None  # the user line the last comment named
+        self.functions: list[tuple[list[str], dict[int, Origin]]] = []  # deep branches (control_code)
         self.contiguous: set[Node] = set()  # views a loop reads row by row (runtime.backends.numpy.row_layout)
         self.stores: set[Node] = set()  # TensorArray writes that are list stores (runtime.backends.numpy.counted_loops)
         self.int_counters: set[Node] = set()  # loop counters that count in Python ints (the same)
@@ -369,5 +370,10 @@ def generate_source(graph: Graph, name: str | None = None) -> GeneratedSource:
     outputs = [_output(emitter, o) for o in graph.outputs]
     body = emitter.lines[1:]
     emitter.write(1, "return [" + ", ".join(outputs) + "]")
+    for lines, origins in emitter.functions:  # after the function, so its lines keep their numbers
+        emitter.lines.append("")
+        offset = len(emitter.lines)
+        emitter.lines += lines
+        emitter.origins.update((line + offset, origin) for line, origin in origins.items())
     source = "\n".join(emitter.lines) + "\n"
     return GeneratedSource(fn_name, params, source, emitter.globals, emitter.origins, body, outputs)

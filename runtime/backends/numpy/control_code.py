@@ -21,6 +21,7 @@ from runtime.ops.registry import get_op
 __all__ = ["ControlFlowCode", "users_of", "SILENT"]
 
 SILENT = ("input", "capture", "constant")  # opcodes that print no statement
+DEEP_INDENT = 48  # a cond branch this deep is a function of its own (`_branch_function`)
 
 
 def users_of(graph: Graph) -> dict[Node, list[Node]]:
@@ -43,6 +44,10 @@ class ControlFlowCode:
     inline: dict[Node, Node]
     int_counters: set[Node]
     lines: list[str]
+    origins: dict[int, Any]
+    functions: list[tuple[list[str], dict[int, Any]]]
+    globals: dict[str, Any]
+    _commented: Any
     ns: Any
 
     def _plan_loop(self, node: Node, users) -> None:
@@ -81,9 +86,53 @@ class ControlFlowCode:
         test = self._operand(node.inputs[0], indent, users)
         outputs = self._outputs(node, users)
         self.write(indent, f"if {test}:", node.origin)
-        self._branch(node.attrs["true"], indent + 1, outputs)
+        branch = self._branch if indent + 1 < DEEP_INDENT else self._branch_function
+        branch(node.attrs["true"], indent + 1, outputs)
         self.write(indent, "else:")
-        self._branch(node.attrs["false"], indent + 1, outputs)
+        branch(node.attrs["false"], indent + 1, outputs)
+
+    def _branch_function(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
+        """A branch `DEEP_INDENT` levels in, written as a function of its own (after the main one)
+        and called there: Python's parser takes 100 levels of indentation, and staged elif chains
+        nest a cond per arm. It reads what the branch captures as parameters of the same names,
+        and returns the cond's outputs, so the code inside reads as it would inline."""
+        params = self._captured_names(graph)
+        name = self.ns.create("branch")
+        returned = [outputs[i] for i in sorted(outputs)]
+        outer = self.lines, self.origins, self._commented
+        self.lines, self.origins, self._commented = [], {}, None
+        self.write(0, f"def {name}({', '.join(params)}):")
+        self._branch(graph, 1, outputs)
+        if returned:
+            self.write(1, f"return {', '.join(returned)}")
+        self.functions.append((self.lines, self.origins))
+        self.lines, self.origins, self._commented = outer
+        call = f"{name}({', '.join(params)})"
+        self.write(indent, f"{', '.join(returned)} = {call}" if returned else call)
+
+    def _captured_names(self, graph: Graph) -> list[str]:
+        """The names of the values `graph` and its subgraphs capture from outside them (variables;
+        constants are literals or globals), in the order first met."""
+        inside: set[Node] = set()
+        captures: list[Node] = []
+        stack = [graph]
+        while stack:
+            current = stack.pop()
+            for node in current.nodes:
+                inside.add(node)
+                if node.op == "capture":
+                    captures.append(node)
+                for field in SUBGRAPH_FIELDS.get(node.op, ()):
+                    stack.append(node.attrs[field])
+        names: dict[str, None] = {}
+        for node in captures:
+            outer = node.attrs["outer"]
+            if outer in inside:
+                continue
+            name = self.name_of(outer)
+            if name.isidentifier() and name not in self.globals:
+                names[name] = None
+        return list(names)
 
     def _branch(self, graph: Graph, indent: int, outputs: dict[int, str]) -> None:
         users = self._name_results(graph, outputs)
