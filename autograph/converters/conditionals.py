@@ -95,6 +95,10 @@ def convert_if(
     if node.orelse:
         else_code = _branch(helpers["else_body"], node.orelse, plan, modified[1], ctx, node)
         orelse = load_name(helpers["else_body"])
+    generated = ctx.generated
+    for helper in state_code + body_code + else_code:
+        if type(helper) is gast.FunctionDef:
+            generated[id(helper)] = helper
     inits = undefined_inits(plan, node)
     # every name an output (the common case): no `nouts`, and a call without keywords costs less
     keywords = [gast.keyword(arg="nouts", value=constant(plan.nouts))] if plan.nouts != len(plan.names) else []

@@ -60,9 +60,9 @@ class _ControlFlow:
             child.body = self.block(child.body)
         if branch:
             self.depth -= 1
-        if isinstance(node, gast.If):
-            code = convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
-        elif isinstance(node, gast.While):
+        if isinstance(node, gast.If):  # it notes its helpers itself: a flat elif chain's code holds every arm's
+            return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
+        if isinstance(node, gast.While):
             code = convert_while(node, self.plans[node], self.ctx, self.helpers[node])
         elif isinstance(node, gast.For):
             code = convert_for(node, self.plans[node], self.ctx, self.helpers[node])
