@@ -15,6 +15,9 @@ line it came from:
         lambda: 1,                   # its `return 1`
         lambda: 0, 'return')         # the `return 0` after it
 
+and that a flat elif chain (`ag__.if_chain`) puts each arm on a line of its
+own, mapped to the line of its `elif`.
+
 Printing from gast directly spares converting the whole tree
 to `ast` first, and knowing the line each statement is written on spares
 parsing the text again to build the source map.
@@ -198,7 +201,24 @@ class _Writer:
     # --- simple statements
 
     def expr_stmt(self, node: gast.Expr) -> None:
+        if _is_if_chain(node.value):
+            self.spread(self.if_chain_lines(node.value), node)
+            return
         self.fill(self.expr(node.value, YIELD), node)
+
+    def if_chain_lines(self, call: gast.Call) -> list[tuple[str, int | None]]:
+        """`ag__.if_chain(...)` with each arm (test, body, names) on a line of its own, mapped to
+        the user's line of its `elif`: where a staged arm's errors point (runtime.operators.if_chain)."""
+        args = call.args
+        lines = []
+        for at in range(0, len(args) - 1, 3):
+            arm = ", ".join(self.expr(arg) for arg in args[at : at + 3]) + ","
+            lines.append((arm, getattr(args[at], "lineno", None)))
+        tail = ", ".join([self.expr(args[-1])] + [self.expressions.keyword(k) for k in call.keywords]) + ")"
+        lines.append((tail, None))
+        lines = [(f"    {text}", lineno) for text, lineno in lines]
+        lines[0] = (f"{self.expr(call.func)}({lines[0][0][4:]}", call.lineno)
+        return lines
 
     def assign(self, node: gast.Assign) -> None:
         if len(node.targets) == 1 and _spread(node.value) and not _type_comment(node):
@@ -299,6 +319,15 @@ def _spread(value: gast.expr) -> bool:
         return False
     line = getattr(value, "lineno", None)
     return any(getattr(side.body, "lineno", line) != line for side in (if_true, if_false))
+
+
+def _is_if_chain(value: gast.expr) -> bool:
+    """Whether `value` is a flat elif chain's call (autograph.converters.if_chains)."""
+    if type(value) is not gast.Call or len(value.args) < 4:
+        return False
+    func = value.func
+    return (type(func) is gast.Attribute and func.attr == "if_chain" and type(func.value) is gast.Name
+            and func.value.id == "ag__")
 
 
 def _alias(node: gast.alias) -> str:

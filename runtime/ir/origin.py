@@ -10,13 +10,15 @@ those of the functions, frames and tracebacks still alive.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import linecache
 import os
 import sys
 import sysconfig
 import types
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy
@@ -24,6 +26,7 @@ import numpy
 __all__ = [
     "Origin", "register_source_map", "tie_to_code", "user_origin", "map_location", "graph_origin",
     "outermost_converted_frame", "is_internal_file", "is_standard_library", "user_frame_origin",
+    "pinned_origin",
 ]
 
 
@@ -178,6 +181,33 @@ def user_frame_origin(depth: int = 1) -> tuple[types.FrameType, Origin] | None:
         if user or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
+                pins = _PINNED.get()
+                if pins:
+                    origin = next((o for f, o in reversed(pins) if f is frame), origin)
                 return frame, origin
         frame = frame.f_back
     return None
+
+
+# (frame, origin) pairs: while one is pinned, that frame stands at that origin (see `pinned_origin`)
+_PINNED: contextvars.ContextVar[tuple] = contextvars.ContextVar("pinned_origins", default=())
+
+
+@contextlib.contextmanager
+def pinned_origin(origin: Origin | None) -> Iterator[None]:
+    """While it runs, the innermost user frame counts as standing at `origin`.
+
+    One call of converted code can run several statements of the user's: a
+    flat elif chain (runtime.operators.if_chain) stages the cond of each arm
+    from the line of the chain's first `if`, and pins the line of the arm's
+    `elif` while it does. Frames inside (the branches) still count at their own lines.
+    """
+    found = user_frame_origin(2) if origin is not None else None
+    if found is None:
+        yield
+        return
+    token = _PINNED.set(_PINNED.get() + ((found[0], origin),))
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from runtime.ir.origin import map_location, pinned_origin
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.if_stmt import if_stmt
 from runtime.tracing.staged import is_staged
@@ -78,7 +79,11 @@ def _staged(arms: tuple, index: int, cond: object, within: tuple[str, int] | Non
     def rest() -> None:
         _chain_from(arms, index + 3, within, options)
 
-    if_stmt(cond, arms[index + 1], rest, names, get_state=get_state, set_state=set_state, within=within, **chosen)
+    test = getattr(arms[index], "__code__", None)
+    origin = None if test is None else map_location(test.co_filename, test.co_firstlineno)
+    with pinned_origin(origin):  # the arm's `elif` line (each arm is a line of the call), not the chain's first
+        if_stmt(cond, arms[index + 1], rest, names, get_state=get_state, set_state=set_state, within=within,
+                **chosen)
 
 
 def _helpers(arms: tuple) -> tuple[Callable[[], object], ...]:
