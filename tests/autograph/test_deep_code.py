@@ -164,6 +164,17 @@ def test_staged_elif_chain_deeper_than_pythons_indentation(tmp_path, n):
     assert "def branch" in source and "    " * 60 not in source
 
 
+def test_generated_code_python_cannot_compile_is_our_error(tmp_path, monkeypatch):
+    """Were branches never split out, 120 staged levels would pass Python's 100 indentation
+    levels: what Python refuses to compile is our StagingError naming the function."""
+    from runtime.backends.numpy import control_code
+
+    monkeypatch.setattr(control_code, "DEEP_INDENT", 10**6)
+    deep = _load(tmp_path, _elif(120)[0], "deeper")
+    with pytest.raises(ag.errors.StagingError, match=r"deeper.py:1: .*nests staged conditionals"):
+        ag.function(deep["f"])(np.int64(3))
+
+
 @pytest.mark.parametrize("make", [_if_exp, lambda n: _chain("and", n)], ids=["if_exp", "and"])
 def test_staged_chains_deeper_than_the_default_stack(tmp_path, make):
     """Before, about 80 staged levels hit the recursion limit, and past 95 the NumPy backend's
