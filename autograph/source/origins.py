@@ -94,6 +94,8 @@ def line_map(starts: list[tuple[int, int]], last_line: int) -> dict[int, int]:
     return mapping
 
 
+_LOOKUPS = 64  # lines looked up one by one before the whole map is made (a deep staged chain reads thousands)
+
 class LineOrigins(Mapping):
     """A generated file's lines -> the user's `Origin`s, worked out on demand.
 
@@ -139,6 +141,8 @@ class LineOrigins(Mapping):
     def __getitem__(self, line: int) -> Origin:
         found = self._made.get(line)
         if found is None:
+            if len(self._made) >= _LOOKUPS:  # a trace that reads many lines: each lookup walks `starts`
+                return self._built()[line]
             found = self._made[line] = self._origin(self._relative(line))
         return found
 

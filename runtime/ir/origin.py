@@ -174,40 +174,50 @@ def user_origin(depth: int = 1) -> Origin | None:
 
 def user_frame_origin(depth: int = 1) -> tuple[types.FrameType, Origin] | None:
     """`user_origin`, with the frame it was found in (a warning goes into its module's registry)."""
-    frame = sys._getframe(depth)
+    return _user_frame_from(sys._getframe(depth))
+
+
+# id(anchor frame) -> (that frame, the user's frame, origin): see `pinned_origin`
+_PINNED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("pinned_origins", default=None)
+
+
+@contextlib.contextmanager
+def pinned_origin(origin: Origin | None, anchor: types.FrameType) -> Iterator[None]:
+    """While it runs, the user's code that called the operator running in `anchor` stands at `origin`.
+
+    One call of converted code can run several statements of the user's: a
+    flat elif chain (runtime.operators.if_chain) stages the cond of each arm
+    from the line of the chain's first `if`, and pins the line of the arm's
+    `elif` while it does. Frames inside (the branches) still count at their
+    own lines. A walk for the user's frame stops at the anchor, so arms staged
+    one inside another's false branch do not each walk the whole stack.
+    """
+    found = _user_frame_from(anchor.f_back) if origin is not None else None
+    if found is None:
+        yield
+        return
+    pins = dict(_PINNED.get() or ())
+    pins[id(anchor)] = (anchor, found[0], origin)
+    token = _PINNED.set(pins)
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
+def _user_frame_from(frame: types.FrameType | None) -> tuple[types.FrameType, Origin] | None:
+    """The first user frame from `frame` on, and its origin (or a pinned one's)."""
+    pins = _PINNED.get()
     while frame is not None:
+        if pins:
+            pin = pins.get(id(frame))
+            if pin is not None and pin[0] is frame:
+                return pin[1], pin[2]
         filename = frame.f_code.co_filename
         user = not filename.startswith(_NOT_USER_DIRS) and not is_standard_library(filename)
         if user or filename in _SOURCE_MAPS:
             origin = map_location(filename, frame.f_lineno)
             if origin is not None:
-                pins = _PINNED.get()
-                if pins:
-                    origin = next((o for f, o in reversed(pins) if f is frame), origin)
                 return frame, origin
         frame = frame.f_back
     return None
-
-
-# (frame, origin) pairs: while one is pinned, that frame stands at that origin (see `pinned_origin`)
-_PINNED: contextvars.ContextVar[tuple] = contextvars.ContextVar("pinned_origins", default=())
-
-
-@contextlib.contextmanager
-def pinned_origin(origin: Origin | None) -> Iterator[None]:
-    """While it runs, the innermost user frame counts as standing at `origin`.
-
-    One call of converted code can run several statements of the user's: a
-    flat elif chain (runtime.operators.if_chain) stages the cond of each arm
-    from the line of the chain's first `if`, and pins the line of the arm's
-    `elif` while it does. Frames inside (the branches) still count at their own lines.
-    """
-    found = user_frame_origin(2) if origin is not None else None
-    if found is None:
-        yield
-        return
-    token = _PINNED.set(_PINNED.get() + ((found[0], origin),))
-    try:
-        yield
-    finally:
-        _PINNED.reset(token)

@@ -24,6 +24,7 @@ calls while they trace (see autograph.source.deep).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from runtime.ir.origin import map_location, pinned_origin
@@ -40,10 +41,10 @@ def if_chain(
     options: dict[int, dict[str, object]] | None = None,
 ) -> None:
     """Run the body of the first arm whose test is true, else the last function (when not None)."""
-    _chain_from(arms, 0, within, options)
+    _chain_from(arms, 0, within, options, [])
 
 
-def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options: dict | None) -> None:
+def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options: dict | None, cells: list) -> None:
     try:
         last = len(arms) - 1
         for index in range(start, last, 3):
@@ -51,7 +52,7 @@ def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options
             if cond is False:
                 continue
             if cond is not True and is_staged(cond):
-                _staged(arms, index, cond, within, options)
+                _staged(arms, index, cond, within, options, cells)
                 return
             if cond is True or cond:
                 body = arms[index + 1]
@@ -66,29 +67,42 @@ def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options
         raise
 
 
-def _staged(arms: tuple, index: int, cond: object, within: tuple[str, int] | None, options: dict | None) -> None:
+def _staged(arms: tuple, index: int, cond: object, within, options: dict | None, cells: list) -> None:
     """Arm `index // 3` as the `if_stmt` the nested chain made: its else branch is the rest."""
     from runtime.operators.no_state import state_functions
 
     names = arms[index + 2]
     chosen = dict(options.get(index // 3, ())) if options else {}
+    if not cells:
+        cells.append(_holders(arms))
     get_state, set_state = state_functions(
-        chosen.pop("get_state", None), chosen.pop("set_state", None), names, _helpers(arms)
+        chosen.pop("get_state", None), chosen.pop("set_state", None), names, tuple(cells[0](names))
     )
 
     def rest() -> None:
-        _chain_from(arms, index + 3, within, options)
+        _chain_from(arms, index + 3, within, options, cells)
 
     test = getattr(arms[index], "__code__", None)
     origin = None if test is None else map_location(test.co_filename, test.co_firstlineno)
-    with pinned_origin(origin):  # the arm's `elif` line (each arm is a line of the call), not the chain's first
+    with pinned_origin(origin, sys._getframe()):  # the arm's `elif` line (each arm is a line of the call)
         if_stmt(cond, arms[index + 1], rest, names, get_state=get_state, set_state=set_state, within=within,
                 **chosen)
 
 
-def _helpers(arms: tuple) -> tuple[Callable[[], object], ...]:
-    """Every function of the chain: defined in one scope, they close over the same cells, so a
-    carried name is found in whichever of them binds or reads it."""
+def _holders(arms: tuple) -> Callable[[tuple[str, ...]], list[Callable[[], object]]]:
+    """For names, the functions of the chain whose closures hold their cells: one scope defines
+    them all, so a carried name's cell is the same in whichever binds or reads it. Each
+    function is looked at once per run of the chain, not once per staged arm."""
     last = len(arms) - 1
-    found = [arms[i] for i in range(0, last, 3)] + [arms[i] for i in range(1, last, 3)] + [arms[last]]
-    return tuple(f for f in found if f is not None)
+    functions = [arms[i] for i in range(0, last, 3)] + [arms[i] for i in range(1, last, 3)] + [arms[last]]
+    holder: dict[str, Callable[[], object]] = {}
+    for function in functions:
+        code = getattr(function, "__code__", None)
+        if code is not None:
+            for name in code.co_freevars:
+                holder.setdefault(name, function)
+
+    def of(names: tuple[str, ...]) -> list[Callable[[], object]]:
+        return list({id(holder[n]): holder[n] for n in names if n in holder}.values())
+
+    return of

@@ -154,7 +154,7 @@ def test_elif_chain_conversion_time_is_linear(tmp_path):
 def test_staged_elif_chain_deeper_than_pythons_indentation(tmp_path, n):
     """A staged chain nests a cond per arm; the NumPy backend writes branches 48 levels deep as
     functions of their own, so it is not bound by the 100 levels Python's parser indents
-    (before: ~95 arms, then our StagingError). The slow one is as deep as Python compiles (~2.5 min)."""
+    (before: ~95 arms, then our StagingError). The slow one is as deep as Python compiles (~10 s)."""
     n = n or _deepest(_elif, 4000)
     f = _load(tmp_path, _elif(n)[0])["f"]
     staged = ag.function(f)
