@@ -131,7 +131,7 @@ def _chain_arms(call: gast.Call) -> tuple[list[str], list[gast.expr]]:
     for arm, at in enumerate(range(2, len(args) - 1, 3)):
         if arm not in with_state and type(args[at]) is gast.Tuple:
             names.update((e.value, None) for e in args[at].elts)
-    passed = [args[i] for i in range(len(args)) if i % 3 != 2 or i == len(args) - 1]
+    passed = [arg for i, arg in enumerate(args) if i % 3 != 2]  # the names tuples are every third
     return list(names), passed
 
 
