@@ -17,7 +17,7 @@ Where it comes from: the operators note their decisions while
 left as is, staged control flow inside a try/with), and, for the trace of
 `explain` only, a profile hook (`sys.setprofile`) watches the operators that
 decide between Python and staging (`if_stmt`, `staged_if`, `staged_while`,
-`staged_for`), the converted functions entered, and `print` and
+`staged_for`, and what a flat elif chain's `if_chain` calls once it chose), the converted functions entered, and `print` and
 `list.append` called from converted code. Ordinary traces pay nothing for it.
 A trace that fails is explained up to the error, which is the last record.
 """
@@ -34,12 +34,14 @@ from typing import Any
 from autograph.converted_call import why_as_is
 from autograph.tracing.function import Function
 from runtime.ir.origin import (
+    Origin,
     graph_origin,
     is_internal_file,
     is_standard_library,
     map_location,
     user_origin,
 )
+from runtime.operators.if_chain import CHAIN_CODE
 from runtime.tracing.diagnostics import Record, recording
 from runtime.tracing.fallbacks import TracingSideEffectWarning
 from runtime.tracing.staged import is_staged
@@ -190,6 +192,9 @@ class _Probe:
 
     def _call(self, frame: types.FrameType) -> None:
         code = frame.f_code
+        caller = frame.f_back
+        if caller is not None and caller.f_code is CHAIN_CODE:
+            self._chain_arms(frame, caller.f_locals)
         module = frame.f_globals.get("__name__", "")
         if code.co_name == "if_stmt" and module == _IF_STMT:
             cond = frame.f_locals.get("cond")
@@ -231,8 +236,27 @@ class _Probe:
             self._add("call", "side-effect", "list.append runs while tracing only: the graph does "
                       "not append (use an ag.TensorArray, or return the values)")
 
-    def _add(self, statement: str, outcome: str, detail: str) -> None:
-        origin = user_origin(3)
+    def _chain_arms(self, frame: types.FrameType, chain: dict) -> None:
+        """A flat elif chain (runtime.operators.if_chain) calls a body, its else or a staged arm once
+        its Python tests chose: one record per arm it asked, at the arm's line, as nested ifs made."""
+        arms, start, index = chain.get("arms"), chain.get("start"), chain.get("index")
+        if arms is None or start is None or index is None:
+            return
+        code = frame.f_code
+        if code.co_name == "_staged":
+            last = index - 3  # the staged arm is staged_if's record
+        elif code is getattr(arms[index + 1], "__code__", None) or code is getattr(arms[-1], "__code__", None):
+            last = index  # its body, or the last else
+        else:
+            return  # a test being asked, or a helper of the operator
+        for at in range(start, last + 1, 3):
+            cond = chain.get("cond") if at == index else False
+            test = arms[at].__code__
+            detail = f"the condition is a Python {type(cond).__name__} ({_short(cond)}): only the branch it chose was traced"
+            self._add("if", "python", detail, map_location(test.co_filename, test.co_firstlineno))
+
+    def _add(self, statement: str, outcome: str, detail: str, origin: Origin | None = None) -> None:
+        origin = origin or user_origin(3)
         if origin is not None and graph_origin(origin.file, origin.line) is None:
             if statement == "if" and outcome == "python" and detail.startswith("the condition is"):
                 text = origin.text.strip()

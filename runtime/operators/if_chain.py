@@ -32,7 +32,7 @@ from runtime.ir.user_frames import note_user_code
 from runtime.operators.if_stmt import if_stmt
 from runtime.tracing.staged import is_staged
 
-__all__ = ["if_chain"]
+__all__ = ["CHAIN_CODE", "if_chain"]
 
 
 def if_chain(
@@ -65,6 +65,10 @@ def _chain_from(arms: tuple, start: int, within: tuple[str, int] | None, options
     except Exception as error:
         note_user_code(error)
         raise
+
+
+# the code of the frame that asks the tests and calls the chosen body: ag.explain reads its locals
+CHAIN_CODE = _chain_from.__code__
 
 
 def _staged(arms: tuple, index: int, cond: object, within, options: dict | None, cells: list) -> None:

@@ -127,3 +127,16 @@ def test_a_walrus_in_a_test_keeps_that_arm_nested_and_exact(tmp_path):
     assert code.count("ag__.if_stmt(") == 1
     for x in (0, 11, 12, 13, 23, 30):
         assert ag.convert(f)(x) == f(x)
+
+
+def test_explain_lists_each_arm_a_flat_chain_asked(tmp_path):
+    lines = ["def f(x, k):", "    if k == 0:", "        y = x"]
+    for i in range(1, 14):
+        lines += [f"    elif k == {i}:", f"        y = x + {i}"]
+    lines += ["    else:", "        y = x - 1", "    return y"]
+    f = _load(tmp_path, "\n".join(lines) + "\n", "explained")["f"]
+    records = [r for r in ag.explain(f, np.int64(3), 3).records if r.statement == "if"]
+    assert [(r.line, r.outcome) for r in records] == [(2 + 2 * i, "python") for i in range(4)]
+    assert "(True)" in records[-1].detail and all("(False)" in r.detail for r in records[:-1])
+    staged = [r for r in ag.explain(f, np.int64(3), np.int64(3)).records if r.statement == "if"]
+    assert [(r.line, r.outcome) for r in staged] == [(2 + 2 * i, "staged") for i in range(14)]
