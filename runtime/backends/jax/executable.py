@@ -112,6 +112,7 @@ class JaxExecutable:
         self._compiled = None  # XLA's executable of `_lowered`, built at the first call it serves
         self._direct = None  # `_compiled`, once a call showed it serves plain calls with nothing else to do
         self._x64 = _enable_x64(jax)
+        self._x64_state = self._x64 if hasattr(type(self._x64), "value") else None  # a config State
         self._scalars = tuple(getattr(node.type, "rank", None) == 0 for node in graph.outputs)
         types = [node.type for node in graph.inputs]
         for node in graph.inputs:
@@ -159,16 +160,27 @@ class JaxExecutable:
         return values
 
     def __call__(self, *args: Any) -> list:
-        direct = self._direct
-        if direct is not None:  # the common call, in a few lines: see _call
+        if self._direct is not None:  # the common call, in a few lines: see _call
             for value in args:
                 if value.__class__ is not np.ndarray and not isinstance(value, np.generic):
                     return self._call(args)
+            return self.call_numpy(*args)
+        return self._call(args)
+
+    def call_numpy(self, *args: Any) -> list:
+        """A call whose arguments are NumPy arrays or scalars of the traced dtypes and shapes (a
+        Function's fast call has tested them): once `_direct` is known, XLA's executable at once."""
+        direct = self._direct
+        if direct is None:
+            return self._call(args)
+        state = self._x64_state
+        if state is not None and state.value:  # 64-bit mode on already (reading it costs less than setting it)
+            outputs = direct(*args)
+        else:
             with self._x64(True):
                 outputs = direct(*args)
-            # a 0-d result leaves as a NumPy scalar (the caller takes [()]): no writable copy needed
-            return [np.asarray(o) if scalar else np.array(o) for o, scalar in zip(outputs, self._scalars)]
-        return self._call(args)
+        # a 0-d result leaves as a NumPy scalar (the caller takes [()]): no writable copy needed
+        return [np.asarray(o) if scalar else np.array(o) for o, scalar in zip(outputs, self._scalars)]
 
     def _call(self, args: tuple) -> list:
         jax = self._jax
