@@ -152,6 +152,23 @@ def test_unbounded_loop_is_refused_naming_its_line_and_the_fix():
     assert not [entry for entry in caught.traceback if "site-packages/jax" in str(entry.path)]
 
 
+def break_in_a_range(x):
+    for t in ag.range(4):
+        if x < t:
+            x = x * 0.0 + 0.5
+            break
+        x = x * 2.0
+    return x + 0.5
+
+
+@pytest.mark.parametrize("x", [-0.75, 0.5, 2.5, 10.0])
+def test_loop_saving_an_int_counter_and_a_float_keeps_each_stack_its_dtype(x):
+    """The taped loop stacks the counter (int64) and x (float64) on two TensorArrays made alike:
+    merged into one, XLA stacked x as an int64 and the backward pass took the other branch (the
+    staged fuzzer's seed 3648123794)."""
+    assert_same_gradients(break_in_a_range, np.float64(x))
+
+
 def masked_fill(x, y):
     z = x * 1.0
     z[z < 1.0] = y
