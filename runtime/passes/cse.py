@@ -51,7 +51,7 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
     op = OPS.get(node.op)
     if op is None or op.effectful or op.stateful or op.inplace:
         return None
-    if getattr(node.type, "dtype", None) == object:
+    if getattr(node.type, "dtype", None) == np.dtype(object):
         # a TensorArray: each is its own (its writes decide its element type, which XLA
         # preallocates per TensorArray), so two empty ones of the same size stay two
         return None
