@@ -187,7 +187,7 @@ def _calling_fast_call(cf: Any) -> Callable[..., Any]:
         f"    if {' or '.join(tests)}:",
         f"        return {names.bind('missed', missed)}({header.missed_arguments})",
         "    try:",
-        f"        {out} = {names.bind('executable', cf._compiled)}({', '.join(inputs)})",
+        f"        {out} = {names.bind('executable', _numpy_call(cf._compiled))}({', '.join(inputs)})",
         f"        return {_result(cf, outputs, names)}",
         "    except Exception:",
         f"        {names.bind('note_raised', note_raised)}()",
@@ -196,6 +196,12 @@ def _calling_fast_call(cf: Any) -> Callable[..., Any]:
     namespace = names.namespace
     exec(compile("\n".join(lines) + "\n", f"<fast call of {cf.name} on {cf.backend}>", "exec"), namespace)  # noqa: S102
     return _Maker(namespace[lines[0][4 : lines[0].index("(")]], header.function)
+
+
+def _numpy_call(executable: Any) -> Callable[..., Any]:
+    """How the fast call runs `executable`: its `call_numpy` where it has one (the arguments are
+    NumPy values of the traced types, as the fast call's tests make sure), else the executable."""
+    return getattr(executable, "call_numpy", executable)
 
 
 class _Maker:

@@ -5,7 +5,8 @@
     c = a + b                 c = a + a
 
 Only pure ops are merged: effectful and stateful ones (a variable read may
-see a different value after an assign) and control flow never are. Attrs
+see a different value after an assign), control flow and TensorArrays (two
+new ones of one size are two arrays) never are. Attrs
 are compared by type and value (`0.0` and `-0.0`, `1` and `True` differ);
 a node whose attrs cannot be hashed is left alone. Scalar constants of the
 same dtype and value are merged as well. Each graph is its own scope.
@@ -49,6 +50,10 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
         return None
     op = OPS.get(node.op)
     if op is None or op.effectful or op.stateful or op.inplace:
+        return None
+    if getattr(node.type, "dtype", None) == np.dtype(object):
+        # a TensorArray: each is its own (its writes decide its element type, which XLA
+        # preallocates per TensorArray), so two empty ones of the same size stay two
         return None
     try:
         attrs = tuple(sorted((k, _freeze(v)) for k, v in node.attrs.items()))

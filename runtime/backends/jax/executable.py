@@ -110,9 +110,11 @@ class JaxExecutable:
         self._lowered = None
         self._lowered_flags: tuple | None = None  # the Variables' state the lowering was made for
         self._compiled = None  # XLA's executable of `_lowered`, built at the first call it serves
-        self._direct = None  # `_compiled`, once a call showed it serves plain calls with nothing else to do
+        self._direct = None  # jit of the lowering, once a call showed plain calls need nothing else
         self._x64 = _enable_x64(jax)
+        self._x64_state = self._x64 if hasattr(type(self._x64), "value") else None  # a config State
         self._scalars = tuple(getattr(node.type, "rank", None) == 0 for node in graph.outputs)
+        self._one_array = self._scalars == (False,)  # one output, not 0-d: a writable copy of it
         types = [node.type for node in graph.inputs]
         for node in graph.inputs:
             _check_kind(node)
@@ -159,16 +161,29 @@ class JaxExecutable:
         return values
 
     def __call__(self, *args: Any) -> list:
-        direct = self._direct
-        if direct is not None:  # the common call, in a few lines: see _call
+        if self._direct is not None:  # the common call, in a few lines: see _call
             for value in args:
                 if value.__class__ is not np.ndarray and not isinstance(value, np.generic):
                     return self._call(args)
+            return self.call_numpy(*args)
+        return self._call(args)
+
+    def call_numpy(self, *args: Any) -> list:
+        """A call whose arguments are NumPy arrays or scalars of the traced dtypes and shapes (a
+        Function's fast call has tested them): once `_direct` is known, XLA's executable at once."""
+        direct = self._direct
+        if direct is None:
+            return self._call(args)
+        state = self._x64_state
+        if state is not None and state.value:  # 64-bit mode on already (reading it costs less than setting it)
+            outputs = direct(*args)
+        else:
             with self._x64(True):
                 outputs = direct(*args)
-            # a 0-d result leaves as a NumPy scalar (the caller takes [()]): no writable copy needed
-            return [np.asarray(o) if scalar else np.array(o) for o, scalar in zip(outputs, self._scalars)]
-        return self._call(args)
+        if self._one_array:
+            return [np.array(outputs[0])]
+        # a 0-d result leaves as a NumPy scalar (the caller takes [()]): no writable copy needed
+        return [np.asarray(o) if scalar else np.array(o) for o, scalar in zip(outputs, self._scalars)]
 
     def _call(self, args: tuple) -> list:
         jax = self._jax
@@ -195,8 +210,9 @@ class JaxExecutable:
                     compiled = self._compiled
                     if compiled is None:
                         compiled = self._compiled = self._lowered.compile()
-                        if not self.variables:
-                            self._direct = compiled  # no state, no callbacks: later calls go straight
+                        if not self.variables:  # no state, no callbacks: later calls go straight, by
+                            # jit's dispatch (quicker than the executable's; its caches hold this lowering)
+                            self._direct = self._function(flags)
                     results = compiled(*flat)
                 else:  # jax.Arrays (their shardings decide the compilation) or another state
                     results = self._function(flags)(*flat)

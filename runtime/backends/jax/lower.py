@@ -47,6 +47,7 @@ from runtime.backends.jax.indexing import IndexLowering
 from runtime.backends.jax.op_calls import OpCallLowering
 from runtime.backends.jax.ops import DATA_DEPENDENT
 from runtime.backends.jax.random_draws import RandomLowering
+from runtime.backends.jax.reduced_tests import REDUCED_TESTS, ReducedTestLowering
 from runtime.backends.jax.refusals import _check_kind, _first_line, staging_error_at
 from runtime.backends.jax.tensor_array_pieces import TensorArrayPieceLowering
 from runtime.backends.jax.tensor_arrays import TensorArrayLowering
@@ -61,7 +62,7 @@ __all__ = ["Lowering"]
 
 class Lowering(ControlFlowLowering, TensorArrayLowering, TensorArrayPieceLowering, VariableLowering,
                EffectLowering, IndexLowering, RandomLowering, GradientLowering, GradientListLowering,
-               GradientUpdateLowering, OpCallLowering):
+               GradientUpdateLowering, ReducedTestLowering, OpCallLowering):
     """Lowers one graph; `function()` is what `jax.jit` traces."""
 
     def __init__(self, graph: Graph, variables: list[VariableSlot], failure: CallbackFailure) -> None:
@@ -134,6 +135,10 @@ class Lowering(ControlFlowLowering, TensorArrayLowering, TensorArrayPieceLowerin
             return self._while(node, env, state)
         if op == "getitem":
             return env[node.inputs[0]][node.attrs["index"]]
+        if op in REDUCED_TESTS:  # np.max(x) < c as np.all(x < c): see reduced_tests
+            tested = self._reduced_test(node, env)
+            if tested is not None:
+                return tested
         values = [env[i] for i in node.inputs]
         method = getattr(self, "_op_" + op, None)
         if method is not None:

@@ -187,6 +187,17 @@ class Backprop:
             if op in NO_GRADIENT:
                 return
             raise not_differentiable(node)
+        # what the rule emits has the op's line as its origin: a backend that refuses one of its
+        # nodes (XLA and a boolean mask) or a check that fails in it names the user's line
+        asked_at = self.em.origin
+        if node.origin is not None:
+            self.em.origin = node.origin
+        try:
+            self._apply(rule, node, g)
+        finally:
+            self.em.origin = asked_at
+
+    def _apply(self, rule: Any, node: Node, g: Node) -> None:
         conjugate = _conjugates(node, g)
         if conjugate:
             g = self.em.call("conjugate", g)

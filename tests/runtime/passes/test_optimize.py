@@ -108,6 +108,19 @@ def test_cse_never_merges_effects_or_variable_reads():
     assert ops(merged).count("print") == 2 and ops(merged).count("read_variable") == 2
 
 
+def test_cse_never_merges_two_new_tensor_arrays():
+    """Two empty TensorArrays of one size are two arrays: their writes give each its element type."""
+    from runtime.tracing.tensor_array import TensorArray
+
+    def f(x):
+        a = TensorArray(np.int64, size=2).write(0, constant(np.int64(1)))
+        b = TensorArray(np.float64, size=2).write(0, x)
+        return a.read(0), b.read(0)
+
+    merged = eliminate_common_subexpressions(build(f, (np.float64, ())))
+    assert ops(merged).count("ta_new") == 2
+
+
 def test_dce_drops_unused_nodes_and_keeps_effects():
     def f(x):
         unused = np.tanh(x) * 3  # noqa: F841

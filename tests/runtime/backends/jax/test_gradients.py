@@ -152,6 +152,41 @@ def test_unbounded_loop_is_refused_naming_its_line_and_the_fix():
     assert not [entry for entry in caught.traceback if "site-packages/jax" in str(entry.path)]
 
 
+def break_in_a_range(x):
+    for t in ag.range(4):
+        if x < t:
+            x = x * 0.0 + 0.5
+            break
+        x = x * 2.0
+    return x + 0.5
+
+
+@pytest.mark.parametrize("x", [-0.75, 0.5, 2.5, 10.0])
+def test_loop_saving_an_int_counter_and_a_float_keeps_each_stack_its_dtype(x):
+    """The taped loop stacks the counter (int64) and x (float64) on two TensorArrays made alike:
+    merged into one, XLA stacked x as an int64 and the backward pass took the other branch (the
+    staged fuzzer's seed 3648123794)."""
+    assert_same_gradients(break_in_a_range, np.float64(x))
+
+
+def masked_fill(x, y):
+    z = x * 1.0
+    z[z < 1.0] = y
+    return np.sum(z)
+
+
+def test_refusal_in_a_gradient_names_the_line_of_its_op():
+    """`z[mask] = y` runs on XLA (a `where`), but y's gradient indexes by the mask: the refusal names
+    the assignment's line, not the line that asked for the gradient (the staged fuzzer's seed 12345)."""
+    line = masked_fill.__code__.co_firstlineno + 2
+    with pytest.raises(ag.errors.StagingError) as caught:
+        ag.grad(ag.function(masked_fill, jit_compile=True), argnums=1)(np.array([0.5, 2.0]), np.float64(3.0))
+    message = str(caught.value)
+    assert message.startswith(f"{__file__}:{line}: indexing with a boolean mask"), message
+    assert "z[z < 1.0] = y" in message and "np.where(mask, x, fill)" in message
+    assert ag.grad(ag.function(masked_fill, jit_compile=True), argnums=0)(np.array([0.5, 2.0]), np.float64(3.0)).tolist() == [0.0, 1.0]
+
+
 @pytest.mark.parametrize("x", [np.array([0.3, 0.2]), np.array([2.0, 2.5]), np.array([-3.0, -2.0])])
 def test_bounded_loop_preallocates_and_agrees(x):
     """Trip counts 0 to the bound from one trace; the bound stops the loop as on NumPy (x = -3, -2)."""
