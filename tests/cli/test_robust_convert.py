@@ -79,10 +79,12 @@ def test_output_grows_linearly_with_the_functions(tmp_path, monkeypatch):
     assert out.read_text().count(fake_converter.MARK) == 2000
 
 
-def _linear_fake(source, filename, names=None, all_functions=False):
+def _linear_fake(source, filename, names=None, all_functions=False, *, first_line=1, static=None):
     """Every top-level def "converted" to a one-line body: a converter of linear cost."""
     return [
-        fake_converter.FakeConverted(node.name, node.name, node.lineno, f"def {node.name}(x):\n    return x  {fake_converter.MARK}\n")
+        fake_converter.FakeConverted(
+            node.name, node.name, node.lineno + first_line - 1, f"def {node.name}(x):\n    return x  {fake_converter.MARK}\n"
+        )
         for node in ast.parse(source).body
         if isinstance(node, ast.FunctionDef)
     ]
@@ -103,13 +105,18 @@ def test_outermost_drops_nested_functions_only():
     assert kept == [outer, decorated, after]
 
 
-def test_too_large_a_file_is_refused_with_a_message(tmp_path, monkeypatch):
-    monkeypatch.setattr(convert_command, "MAX_SOURCE_BYTES", 1000)
+@pytest.mark.parametrize(
+    ("limit", "extra"), [("MAX_STREAMED_BYTES", ()), ("MAX_SOURCE_BYTES", ("--diff",))]
+)
+def test_too_large_a_file_is_refused_with_a_message(tmp_path, monkeypatch, limit, extra):
+    """Printing and --output stream (a large limit); --diff and --stats hold the whole tree (a smaller one)."""
+    monkeypatch.setattr(convert_command, limit, 1000)
     source = tmp_path / "big.py"
     source.write_text(_module(40))
-    status, out, err = run("convert", "--all", str(source))
+    status, out, err = run("convert", "--all", str(source), *extra)
     assert status == 1 and out == ""
     assert err.startswith(f"{source}:1: the file is") and "Split the module" in err
+    assert ("--diff or --stats" in err) == bool(extra)
 
 
 def test_out_of_memory_is_a_message_not_a_traceback(tmp_path, monkeypatch):
@@ -119,7 +126,11 @@ def test_out_of_memory_is_a_message_not_a_traceback(tmp_path, monkeypatch):
     monkeypatch.setattr(convert_command, "load_converter", lambda: exhausted)
     source = tmp_path / "model.py"
     source.write_text(_module(2))
-    status, _, err = run("convert", "--all", str(source))
+    status, _, err = run("convert", "--all", str(source))  # statement by statement: each names its line
+    assert status == 1 and "Traceback" not in err
+    assert err.splitlines()[0].startswith(f"{source}:1: out of memory converting the statement at this line")
+    assert err.splitlines()[1].startswith(f"{source}:7: out of memory")
+    status, _, err = run("convert", "--all", "--diff", str(source))  # the whole file at once
     assert status == 1 and err.startswith(f"{source}:1: out of memory converting this file")
 
 
