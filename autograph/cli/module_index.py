@@ -13,6 +13,7 @@ sets of names and line numbers, not the module's tree.
 from __future__ import annotations
 
 import ast
+import bisect
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +28,8 @@ from autograph.cli.module_output import (
     start_of,
     uses_marker_name,
 )
-from autograph.cli.source_file import SourceFile, parse_part
-from autograph.cli.statements import Lines, split_statements
+from autograph.cli.source_file import SourceError, SourceFile, parse_part
+from autograph.cli.statements import Lines, candidate_lines, statement_end
 from autograph.source.resolution import StaticNames
 
 __all__ = ["ModuleIndex", "Part", "index_module", "nested_functions", "top_classes"]
@@ -85,13 +86,13 @@ def index_module(source: SourceFile, names: Sequence[str] | None = None) -> Modu
     index = ModuleIndex(lines)
     count = 0  # top-level statements so far (the docstring is statement 0)
     last_end = 0
-    for statement in split_statements(source.text):
-        text = lines.between(statement.start, statement.end)
-        tree = parse_part(source.path, text, statement.start)
-        shift = statement.start - 1  # the tree's lines count from the statement's first
+    for start, end, text, tree in _parts(source.path, lines):
+        shift = start - 1  # the tree's lines count from the part's first
         body = tree.body
-        index.starts.append(statement.start)
-        index.ends.append(statement.end)
+        if not body:
+            continue  # comments and blank lines
+        index.starts.append(start)
+        index.ends.append(end)
         index.defines.append(any(isinstance(node, _DEFS) for node in body))
         _bindings(index, body)
         if "autograph" in text:
@@ -110,6 +111,31 @@ def index_module(source: SourceFile, names: Sequence[str] | None = None) -> Modu
     if index.import_line is None:
         index.import_line = last_end + 1
     return index
+
+
+def _parts(path: str, lines: Lines) -> Iterator[tuple[int, int, str, ast.Module]]:
+    """(first line, last line, text, tree) of each run of top-level statements, in order.
+
+    Runs end where a statement may start (`candidate_lines`); when the text
+    before such a line does not parse, it was no start (or the text has a
+    syntax error), and the tokenizer says where the statement really ends.
+    """
+    candidates = candidate_lines(lines)
+    total = lines.count
+    first = 1  # a line where a statement starts (or blank lines and comments before one)
+    at = 0  # the first candidate after `first`
+    while first <= total:
+        at = bisect.bisect_right(candidates, first, at)
+        last = candidates[at] - 1 if at < len(candidates) else total
+        text = lines.between(first, last)
+        try:
+            tree = parse_part(path, text, first)
+        except SourceError:
+            last = statement_end(lines, first)
+            text = lines.between(first, last)
+            tree = parse_part(path, text, first)  # a syntax error of the file's own
+        yield first, last, text, tree
+        first = last + 1
 
 
 def _bindings(index: ModuleIndex, body: list[ast.stmt]) -> None:
