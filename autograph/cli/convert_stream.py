@@ -173,6 +173,9 @@ class _Shifted:
         return getattr(self._result, name)
 
 
+_COPY_BYTES = 16 * 1024
+
+
 class _ModuleWriter:
     """Writes the `--output` module statement by statement (see module_output for what changes)."""
 
@@ -182,11 +185,13 @@ class _ModuleWriter:
         self._target = target
         self._encoding = "utf-8" if source.encoding == "utf-8-sig" else source.encoding
         folder = os.path.dirname(os.path.abspath(target))
-        self._final: IO[str] | None = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed in finish()
-            "w", encoding=self._encoding, newline="", dir=folder, delete=False,
-            prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+        final = tempfile.NamedTemporaryFile(  # noqa: SIM115 - renamed over the target in finish()
+            "wb", dir=folder, delete=False, prefix=f".{os.path.basename(target)}.", suffix=".tmp",
         )
-        self._body: IO[str] | None = tempfile.TemporaryFile("w+", encoding=self._encoding, newline="")  # noqa: SIM115
+        self._final_name = final.name
+        self._final: IO[str] | None = io.TextIOWrapper(final, encoding=self._encoding, newline="")
+        body = tempfile.TemporaryFile("w+b")  # noqa: SIM115 - closed in finish() or discard()
+        self._body: IO[str] | None = io.TextIOWrapper(body, encoding=self._encoding, newline="")
         self._final.write(index.lines.between(1, index.import_line - 1))  # the docstring, __future__ imports
         self._next = index.import_line  # the first line not yet copied
         self._marker: str | None = None
@@ -221,12 +226,14 @@ class _ModuleWriter:
         assert self._final is not None and self._body is not None
         if self._replaced:
             self._final.write(module_header(self._marker is not None, self._marker_import))
-        self._body.seek(0)
-        shutil.copyfileobj(self._body, self._final)
+        self._final.flush()
+        self._body.flush()
+        self._body.buffer.seek(0)
+        shutil.copyfileobj(self._body.buffer, self._final.buffer, _COPY_BYTES)  # encoded alike: bytes as they are
         self._body.close()
         self._body = None
         self._final.close()
-        os.replace(self._final.name, self._target)
+        os.replace(self._final_name, self._target)
         self._final = None
 
     def discard(self) -> None:
@@ -236,7 +243,7 @@ class _ModuleWriter:
         if self._final is not None:
             self._final.close()
             try:
-                os.unlink(self._final.name)
+                os.unlink(self._final_name)
             except OSError:
                 pass
 

@@ -17,6 +17,7 @@ import bisect
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import gast
 
@@ -29,7 +30,7 @@ from autograph.cli.module_output import (
     uses_marker_name,
 )
 from autograph.cli.source_file import SourceError, SourceFile, parse_part
-from autograph.cli.statements import Lines, candidate_lines, statement_end
+from autograph.cli.statements import Lines, SplitError, candidate_lines, statement_end
 from autograph.source.resolution import StaticNames
 
 __all__ = ["ModuleIndex", "Part", "index_module", "nested_functions", "top_classes"]
@@ -131,11 +132,22 @@ def _parts(path: str, lines: Lines) -> Iterator[tuple[int, int, str, ast.Module]
         try:
             tree = parse_part(path, text, first)
         except SourceError:
-            last = statement_end(lines, first)
-            text = lines.between(first, last)
-            tree = parse_part(path, text, first)  # a syntax error of the file's own
+            try:
+                last = statement_end(lines, first)
+                text = lines.between(first, last)
+                tree = parse_part(path, text, first)
+            except (SourceError, SplitError):
+                _fail_from(path, lines, first)
         yield first, last, text, tree
         first = last + 1
+
+
+def _fail_from(path: str, lines: Lines, first: int) -> NoReturn:
+    """Raise the syntax error of the text from line `first` (a statement's start) on, as parsing the
+    whole file does: its message and line, which may depend on the lines after the statement
+    ("expected an indented block ... on line N"). Parsing stops at the error."""
+    parse_part(path, "\n" * (first - 1) + lines.text[lines.offset(first) :])
+    raise SplitError("the statements parse together, not one by one")  # parse the file whole
 
 
 def _bindings(index: ModuleIndex, body: list[ast.stmt]) -> None:

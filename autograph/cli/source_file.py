@@ -104,7 +104,7 @@ def parse_part(path: str, text: str, first_line: int = 1) -> ast.Module:
     except SyntaxError as error:
         line = (error.lineno or 1) + first_line - 1
         message = f"{path}:{line}: syntax error: {error.msg}"
-        shown = (error.text or "").rstrip("\n")
+        shown = (_line(text, error.lineno) or error.text or "").rstrip("\n")
         if shown.strip():
             stripped = shown.lstrip()
             caret = max(0, (error.offset or 1) - 1 - (len(shown) - len(stripped)))
@@ -113,6 +113,20 @@ def parse_part(path: str, text: str, first_line: int = 1) -> ast.Module:
         raise SourceError(message) from None
     except ValueError as error:  # e.g. source code string cannot contain null bytes
         raise SourceError(f"{path}:{first_line}: cannot parse: {error}") from None
+
+
+def _line(text: str, number: int | None) -> str | None:
+    """Line `number` of `text`: what a SyntaxError's own `text` may have read from another file
+    (the one named `filename`, when `text` is only a part of it)."""
+    if not number or number < 1:
+        return None
+    at = 0
+    for _ in range(number - 1):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return None
+    end = text.find("\n", at)
+    return text[at : end if end >= 0 else len(text)]
 
 
 def _has_cookie(data: bytes) -> bool:
