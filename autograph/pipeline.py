@@ -295,7 +295,7 @@ def convert_source(
     whole module binds): lines in results and errors are the file's.
     """
     module = parse_source(source, filename)
-    static = static or StaticNames.of_module(module)
+    static = StaticNames.of_module(module) if static is None else static
     settings = Settings(
         filename=filename,
         first_line=first_line,

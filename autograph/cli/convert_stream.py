@@ -20,10 +20,11 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from autograph.cli.module_index import ModuleIndex, Part
 from autograph.cli.module_output import (
@@ -46,6 +47,9 @@ from autograph.cli.reports import (
 from autograph.cli.source_file import SourceFile, parse_part
 from runtime.ir.errors import AutographError
 
+if TYPE_CHECKING:  # annotations only: convert imports this module
+    from autograph.cli.convert import ConvertOptions
+
 __all__ = ["StreamOutcome", "stream_file"]
 
 
@@ -57,7 +61,7 @@ class StreamOutcome:
 
 
 def stream_file(
-    source: SourceFile, index: ModuleIndex, options: Any, convert_source: Callable[..., list[Any]],
+    source: SourceFile, index: ModuleIndex, options: ConvertOptions, convert_source: Callable[..., list[Any]],
     streams: Streams, target: str | None,
 ) -> StreamOutcome:
     """Convert `source` statement by statement: print the functions, or write the module to `target`."""
@@ -94,7 +98,7 @@ def stream_file(
 
 
 def _convert_part(
-    source: SourceFile, index: ModuleIndex, part: Part, options: Any, convert_source: Callable[..., list[Any]],
+    source: SourceFile, index: ModuleIndex, part: Part, options: ConvertOptions, convert_source: Callable[..., list[Any]],
     streams: Streams, outcome: StreamOutcome,
 ) -> list[Any] | None:
     """The cleanly converted functions of one statement (None when it has nothing to convert), reported."""
@@ -176,6 +180,16 @@ class _Shifted:
 _COPY_BYTES = 16 * 1024
 
 
+def _mode_for(target: str) -> int:
+    """The permissions of `target` if it exists, else those a new file gets (0o666 less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 class _ModuleWriter:
     """Writes the `--output` module statement by statement (see module_output for what changes)."""
 
@@ -189,6 +203,7 @@ class _ModuleWriter:
             "wb", dir=folder, delete=False, prefix=f".{os.path.basename(target)}.", suffix=".tmp",
         )
         self._final_name = final.name
+        os.chmod(final.name, _mode_for(target))  # what writing the target in place would leave
         self._final: IO[str] | None = io.TextIOWrapper(final, encoding=self._encoding, newline="")
         body = tempfile.TemporaryFile("w+b")  # noqa: SIM115 - closed in finish() or discard()
         self._body: IO[str] | None = io.TextIOWrapper(body, encoding=self._encoding, newline="")

@@ -306,3 +306,19 @@ def test_a_file_the_tokenizer_refuses_is_reported_by_the_parser(tmp_path):
     status, out, err = run("convert", "--all", str(source))
     assert status == 1 and out == ""
     assert err.startswith(f"{source}:") and "Traceback" not in err
+
+
+def test_the_output_gets_the_permissions_writing_in_place_would_give(tmp_path):
+    source = tmp_path / "module.py"
+    source.write_text(_many(2))
+    plain = tmp_path / "plain.py"
+    plain.write_text("")  # a new file, as open() makes it
+    status, _, err = run("convert", "--all", str(source), "-o", str(tmp_path / "new.py"))
+    assert status == 0, err
+    assert (tmp_path / "new.py").stat().st_mode == plain.stat().st_mode
+    existing = tmp_path / "existing.py"
+    existing.write_text("old\n")
+    existing.chmod(0o640)
+    status, _, err = run("convert", "--all", str(source), "-o", str(existing))
+    assert status == 0, err
+    assert existing.stat().st_mode & 0o777 == 0o640 and "def f1" in existing.read_text()
