@@ -55,6 +55,13 @@ SNIPPETS = [
     "def gen(n):\n    for i in range(n):\n        yield i\n",
     "def plain(x):\n    for i in range(3):\n        if x > i:\n            x = x - i\n    return x\n",
     "for elsewhere in range(2):\n    pass\nelse:\n    pass\n",
+    "NOTE = '''\n@not_a_decorator\n'''\n",
+    "match LIMIT:\n    case 1:\n        pass\n    case _:\n        pass\n",
+    "with open(__file__) as handle:\n    pass\n",
+    "\u00e9t\u00e9 = 1\n",
+    "\x0c\ndef after_form_feed():\n    pass\n",
+    "@dataclass\nclass Point:\n    x: int = 0\n",
+    "lambda_ = lambda x: (x,\ny_in_column_0)\n",
 ]
 
 
