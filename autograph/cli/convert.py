@@ -163,11 +163,14 @@ def _prepare(source: SourceFile, options: ConvertOptions) -> ModuleIndex | None:
 def _check_size(source: SourceFile, limit: int, streamed: bool) -> None:
     size = len(source.text)
     if size > limit:
-        why = "" if streamed else " with --diff or --stats (they need about 200 MB of memory per MB)"
+        if streamed:
+            why, fix = "", "convert the functions you need with --function NAME"
+        else:
+            why = " with --diff or --stats (they hold the whole file's tree, about 200 MB per MB)"
+            fix = "leave out --diff and --stats (printing and --output convert one function at a time)"
         raise SourceError(
             f"{source.path}:1: the file is {size / 2**20:.1f} MiB; autograph convert takes files of up to "
-            f"{limit // 2**20} MiB{why}. Split the module, or convert the functions you need with "
-            f"--function NAME"
+            f"{limit // 2**20} MiB{why}. Split the module, or {fix}"
         )
 
 

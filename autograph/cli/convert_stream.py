@@ -180,6 +180,16 @@ class _Shifted:
 _COPY_BYTES = 16 * 1024
 
 
+def _after_lines(text: str, count: int) -> str:
+    """`text` without its first `count` lines."""
+    at = 0
+    for _ in range(max(0, count)):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return ""
+    return text[at:]
+
+
 def _mode_for(target: str) -> int:
     """The permissions of `target` if it exists, else those a new file gets (0o666 less the umask)."""
     try:
@@ -231,7 +241,10 @@ class _ModuleWriter:
         lines = io.StringIO(text).readlines()
         edits = def_edits(chosen, lines, index.decorator_functions, index.decorator_modules, self._marker or "")
         self._replaced |= bool(chosen)
-        self._emit(apply_edits(lines, edits) if edits else text)
+        edited = apply_edits(lines, edits) if edits else text
+        # lines of the part before the header's place (comments above the first def) are written
+        # already; no edit touches them
+        self._emit(_after_lines(edited, self._next - part.start))
         self._next = part.end + 1
 
     def finish(self) -> None:

@@ -180,7 +180,9 @@ def test_printing_is_what_converting_the_whole_file_prints(tmp_path, monkeypatch
     assert streamed[1] or "--check" in args or "nothing_here" in args
 
 
-@pytest.mark.parametrize("layout", ["module", "helpers_only", "import_late", "decorated_only", "empty"])
+@pytest.mark.parametrize(
+    "layout", ["module", "helpers_only", "import_late", "decorated_only", "empty", "comments_first", "semicolons"]
+)
 def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, monkeypatch, layout):
     text = {
         "module": MODULE,
@@ -188,6 +190,8 @@ def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, mo
         "import_late": '"""Doc."""\nfrom __future__ import annotations\n\n\ndef a(x):\n    return x\n\n\nimport autograph as ag\n',
         "decorated_only": "import autograph as ag\n\n\n@ag.function\ndef a(x):\n    while x > 1:\n        x = x - 1\n    return x\n",
         "empty": "# nothing but a comment\n",
+        "comments_first": "#!/usr/bin/env python\n# comment\n\ndef a(x):\n    if x:\n        x = 1\n    return x\n",
+        "semicolons": "import os; import autograph as ag\n@ag.function\ndef a(x):\n    return x\nb = 1; c = 2\n",
     }[layout]
     source = tmp_path / "module.py"
     source.write_text(text)
