@@ -252,6 +252,8 @@ def _without_autograph(decorator: ast.expr) -> str:
 
 def _converted_def(code: str) -> str:
     """The converted code from its `def` line on (decorators are the original's)."""
+    if code.startswith(("def ", "async def ")):  # no decorators: nothing to find (or parse)
+        return code.strip("\n")
     tree = ast.parse(code)
     lines = code.splitlines()
     for node in tree.body:
