@@ -72,7 +72,12 @@ def stream_file(
     )
     sink: _Printer | _ModuleWriter | None = None
     if target is not None:
-        sink = _ModuleWriter(source, index, target)
+        try:
+            sink = _ModuleWriter(source, index, target)
+        except OSError as error:
+            say(streams, streams.stderr, _cannot_write(target, error))
+            outcome.failed = True
+            return outcome
     elif not options.check:
         sink = _Printer(streams, source.path, len(options.files) > 1, options.color)
     any_results = False
@@ -87,7 +92,14 @@ def stream_file(
                     sink.add(result)
         if not any_results and not names:
             say(streams, streams.stderr, nothing_to_convert(source.path, options.all_functions))
-        if sink is not None:
+        if isinstance(sink, _ModuleWriter):
+            try:
+                sink.finish()
+            except OSError as error:  # a full disk, say: the target stays as it was
+                say(streams, streams.stderr, _cannot_write(target or "", error))
+                outcome.failed = True
+                return outcome
+        elif sink is not None:
             sink.finish()
     finally:
         if isinstance(sink, _ModuleWriter):
@@ -95,6 +107,11 @@ def stream_file(
     if target is not None:
         say(streams, streams.stderr, f"wrote {target}")
     return outcome
+
+
+def _cannot_write(target: str, error: OSError) -> str:
+    reason = error.strerror or str(error)
+    return f"{target}: cannot write the converted module: {reason}. Check that its folder exists and is writable"
 
 
 def _convert_part(

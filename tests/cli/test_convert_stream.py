@@ -333,3 +333,12 @@ def test_the_output_gets_the_permissions_writing_in_place_would_give(tmp_path):
     status, _, err = run("convert", "--all", str(source), "-o", str(existing))
     assert status == 0, err
     assert existing.stat().st_mode & 0o777 == 0o640 and "def f1" in existing.read_text()
+
+
+def test_an_output_that_cannot_be_written_is_a_message(tmp_path):
+    source = tmp_path / "module.py"
+    source.write_text(_many(2))
+    target = tmp_path / "missing" / "out.py"
+    status, _, err = run("convert", "--all", str(source), "-o", str(target))
+    assert status == 1 and "Traceback" not in err
+    assert err.startswith(f"{target}: cannot write the converted module: No such file or directory")
