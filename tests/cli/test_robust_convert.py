@@ -66,7 +66,7 @@ def test_output_grows_linearly_with_the_functions(tmp_path, monkeypatch):
 
     def timed(*argv: str) -> float:
         best = float("inf")
-        for _ in range(3):
+        for _ in range(5):  # the best of 5: the machine may be busy with other work
             started = time.perf_counter()
             status, _, err = run(*argv)
             best = min(best, time.perf_counter() - started)
