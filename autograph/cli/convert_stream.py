@@ -33,6 +33,7 @@ from autograph.cli.module_output import (
     def_edits,
     first_unmarked,
     module_header,
+    source_lines,
 )
 from autograph.cli.reports import (
     FileFailure,
@@ -255,7 +256,7 @@ class _ModuleWriter:
         first_use = first_unmarked(chosen, index.decorator_functions, index.decorator_modules)
         if first_use is not None and self._marker is None:
             self._marker, self._marker_import = index.marker(first_use + shift)
-        lines = io.StringIO(text).readlines()
+        lines = source_lines(text)
         edits = def_edits(chosen, lines, index.decorator_functions, index.decorator_modules, self._marker or "")
         self._replaced |= bool(chosen)
         edited = apply_edits(lines, edits) if edits else text

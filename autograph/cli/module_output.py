@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from typing import Any
 from autograph.source.literals import continued_lines
 
 __all__ = [
-    "NAMESPACE_IMPORT", "added_marker", "apply_edits", "build_module", "chosen_defs", "def_edits",
+    "NAMESPACE_IMPORT", "added_marker", "source_lines", "apply_edits", "build_module", "chosen_defs", "def_edits",
     "first_unmarked", "imported_marker", "is_preamble", "module_header", "our_decorator_names",
     "start_of", "uses_marker_name",
 ]
@@ -70,7 +71,7 @@ def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
     """The original module `text` with each of `converted` (ConvertedFunction) swapped in."""
     functions, modules = our_decorator_names(tree)
     chosen = chosen_defs(tree, converted)
-    lines = text.splitlines(keepends=True)
+    lines = source_lines(text)
     first_use = first_unmarked(chosen, functions, modules)
     marker, marker_import = _marker(tree, first_use)
     edits = def_edits(chosen, lines, functions, modules, marker)
@@ -80,10 +81,21 @@ def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
     return apply_edits(lines, edits)
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines of `text` as the parser counts them: split at line breaks only (`splitlines`
+    also splits at form feeds and other separators, which moved every edit after one)."""
+    return io.StringIO(text).readlines()
+
+
 def chosen_defs(tree: ast.Module, converted: Sequence[Any]) -> list[tuple[ast.AST, Any]]:
     """(def, its conversion) for each def of `tree` to replace: converted cleanly, not inside another."""
     defs = _function_defs(tree)
-    return _outermost([(defs[_key(f, defs)], f) for f in converted if _key(f, defs)])
+    pairs = []
+    for function in converted:
+        node = _def_of(function, defs)
+        if node is not None:
+            pairs.append((node, function))
+    return _outermost(pairs)
 
 
 def first_unmarked(chosen: list[tuple[ast.AST, Any]], functions: set[str], modules: set[str]) -> int | None:
@@ -160,26 +172,30 @@ def added_marker(name_used: bool) -> tuple[str, str]:
     return name, f"from {_PACKAGE} import {_MARKER}{suffix}"
 
 
-def _key(function: Any, defs: dict[str, ast.AST]) -> str | None:
-    """The qualname of `function`'s def in this module (by qualname, else by line)."""
+def _def_of(function: Any, defs: dict[str, list[ast.AST]]) -> ast.AST | None:
+    """`function`'s def in this module: by qualname (the one at its line, where a module defines
+    a name twice), else by line."""
     qualname = getattr(function, "qualname", None) or function.name
-    if qualname in defs:
-        return qualname
-    for name, node in defs.items():
-        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        if function.lineno in (node.lineno, first):
-            return name
-    return None
+    nodes = defs.get(qualname)
+    if nodes:
+        return next((node for node in nodes if _at(node, function.lineno)), nodes[0])
+    return next((node for nodes in defs.values() for node in nodes if _at(node, function.lineno)), None)
 
 
-def _function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every def by qualname (`C.m`, `outer.<locals>.inner`, as Python names them)."""
-    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+def _at(node: ast.AST, line: int) -> bool:
+    """Whether a def starts at `line` (its `def` line or its first decorator's)."""
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return line in (node.lineno, first)
+
+
+def _function_defs(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """Every def by qualname (`C.m`, `outer.<locals>.inner`, as Python names them), in order."""
+    found: dict[str, list[ast.AST]] = {}
 
     def visit(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.setdefault(prefix + node.name, node)
+                found.setdefault(prefix + node.name, []).append(node)
                 visit(node.body, f"{prefix}{node.name}.<locals>.")
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, f"{prefix}{node.name}.")

@@ -95,6 +95,21 @@ def test_the_tokenizer_split_ends_where_the_parser_does(snippets):
         assert statement_end(lines, statement.start) == statement.end
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(SNIPPETS), min_size=1, max_size=8))
+def test_any_layout_converts_as_the_whole_file_does(tmp_path_factory, snippets):
+    """Differential: printing and --output of modules made of the snippets, streamed and whole."""
+    folder = tmp_path_factory.mktemp("layout")
+    source = folder / "module.py"
+    source.write_text("".join(snippets))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert run("convert", "--all", str(source)) == run_whole(monkeypatch, "convert", "--all", str(source))
+        streamed = run("convert", "--all", str(source), "-o", str(folder / "out.py"))
+        first = (folder / "out.py").read_text()
+        whole = run_whole(monkeypatch, "convert", "--all", str(source), "-o", str(folder / "out.py"))
+        assert streamed == whole and first == (folder / "out.py").read_text()
+
+
 MODULE = textwrap.dedent('''\
     """A module to convert: helpers before the autograph import, classes, a generator, a failure."""
     import numpy as np
