@@ -271,7 +271,7 @@ def _converted_def(code: str) -> str:
     if code.startswith(("def ", "async def ")):  # no decorators: nothing to find (or parse)
         return code.strip("\n")
     tree = ast.parse(code)
-    lines = code.splitlines()
+    lines = code.split("\n")  # as the parser counts lines
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
