@@ -196,7 +196,11 @@ def test_printing_is_what_converting_the_whole_file_prints(tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize(
-    "layout", ["module", "helpers_only", "import_late", "decorated_only", "empty", "comments_first", "semicolons"]
+    "layout",
+    [
+        "module", "helpers_only", "import_late", "decorated_only", "empty", "comments_first", "defined_twice",
+        "form_feed", "semicolons",
+    ],
 )
 def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, monkeypatch, layout):
     text = {
@@ -206,6 +210,8 @@ def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, mo
         "decorated_only": "import autograph as ag\n\n\n@ag.function\ndef a(x):\n    while x > 1:\n        x = x - 1\n    return x\n",
         "empty": "# nothing but a comment\n",
         "comments_first": "#!/usr/bin/env python\n# comment\n\ndef a(x):\n    if x:\n        x = 1\n    return x\n",
+        "defined_twice": "def a(x):\n    if x:\n        x = 1\n    return x\n\n\ndef a(x):\n    while x:\n        x = x - 1\n    return x\n",
+        "form_feed": "\x0c\ndef a(x):\n    if x:\n        x = 1\n    return x\n",
         "semicolons": "import os; import autograph as ag\n@ag.function\ndef a(x):\n    return x\nb = 1; c = 2\n",
     }[layout]
     source = tmp_path / "module.py"
@@ -218,6 +224,8 @@ def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, mo
         written = (tmp_path / "streamed.py").read_text()
         assert written == (tmp_path / "whole.py").read_text()
         compile(written, "streamed.py", "exec")
+        if layout == "defined_twice" and args:  # each def replaced where it stands (both were left as written)
+            assert written.count("@do_not_convert\ndef a(x):") == 2 and "ag__." in written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["module.py", "streamed.py", "whole.py"]  # no temporary files
 
 
