@@ -283,19 +283,22 @@ class ConvertedFunction:
 
 
 def convert_source(
-    source: str, filename: str, names: Sequence[str] | None = None, all_functions: bool = False
+    source: str, filename: str, names: Sequence[str] | None = None, all_functions: bool = False,
+    *, first_line: int = 1, static: StaticNames | None = None,
 ) -> list[ConvertedFunction]:
     """Convert functions of a file's text without importing or running it.
 
     By default the functions decorated with this package's `function`
     decorator; `names` selects by name or qualname; `all_functions` takes every
-    function not nested in another.
+    function not nested in another. `source` may be one part of a file (its
+    top-level statements from line `first_line`, with `static`, the names the
+    whole module binds): lines in results and errors are the file's.
     """
     module = parse_source(source, filename)
-    static = StaticNames.of_module(module)
+    static = StaticNames.of_module(module) if static is None else static
     settings = Settings(
         filename=filename,
-        first_line=1,
+        first_line=first_line,
         options=Options(),
         is_ours=static.is_ours_decorator,
         module_of=static.module_of,
@@ -342,7 +345,7 @@ def _asked_for(node: gast.AST, qualname: str, names: Sequence[str] | None, stati
 
 
 def _convert_one(node: gast.FunctionDef, qualname: str, settings: Settings) -> ConvertedFunction:
-    lineno = node.lineno
+    lineno = node.lineno + settings.first_line - 1
     try:
         if isinstance(node, gast.AsyncFunctionDef):
             ctx = _context(settings, node.name, Namespace(set()))

@@ -36,6 +36,10 @@ The module --output writes imports and runs like the original: converted
 functions replace the originals, @ag.function decorators gain autograph=False
 and functions converted without one are marked @ag.do_not_convert, so nothing
 is converted twice; ag__ comes from autograph.namespace.
+Printing and --output read a file one top-level statement at a time, so
+memory stays that of the largest function (files up to 256 MiB); --diff and
+--stats hold the whole file's tree (files up to 32 MiB). --output is written
+to a temporary file and renamed over the target once complete.
 """
 
 _GRAPH_EXAMPLES = """\

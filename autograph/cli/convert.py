@@ -4,6 +4,9 @@ For each file: read and decode the bytes (PEP 263), parse them (a syntax
 error is reported as `file:line: syntax error`), hand the text to the
 converter (`autograph.pipeline.convert_source`), then print the converted
 functions, a unified diff, or write an importable module (`module_output`).
+Printing and --output go one top-level statement at a time (`convert_stream`),
+so memory stays bounded by the largest function; --diff and --stats hold the
+whole file's tree.
 A function that cannot be converted is reported as `file:line: message` and
 makes the exit status 1; the other functions are still converted. A generator
 or coroutine that only `--all` picked is kept as written, with a note: converted
@@ -12,26 +15,35 @@ code calls such functions as they are, so the module is complete (status 0).
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
-import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
+from autograph.cli.convert_stream import stream_file
+from autograph.cli.module_index import ModuleIndex, index_module, nested_functions, top_classes
 from autograph.cli.module_output import build_module
 from autograph.cli.progress import Progress
+from autograph.cli.reports import (
+    FileFailure,
+    Streams,
+    failure_message,
+    kept_message,
+    nothing_to_convert,
+    report_missing,
+    say,
+    write,
+)
 from autograph.cli.source_file import SourceError, SourceFile, parse_source, read_source
-from autograph.display import highlight_terminal, use_color
+from autograph.cli.statements import SplitError
 from autograph.source.deep import run_deep
 from runtime.ir.errors import AutographError
 
-__all__ = ["ConvertOptions", "run_convert"]
+__all__ = ["ConvertOptions", "failure_message", "run_convert"]
 
 ConvertSource = Callable[..., list[Any]]
-_LOCATED = re.compile(r"^\S.*?:\d+")
 
 
 @dataclass
@@ -46,14 +58,6 @@ class ConvertOptions:
     check: bool = False
     stats: bool = False
     color: str = "auto"
-
-
-@dataclass
-class _Streams:
-    stdin: BinaryIO | None
-    stdout: IO[str]
-    stderr: IO[str]
-    progress: Progress
 
 
 def load_converter() -> ConvertSource:
@@ -96,7 +100,7 @@ def _output_is_input(options: ConvertOptions) -> str | None:
 
 def _run_convert(options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str], stderr: IO[str]) -> int:
     convert_source: ConvertSource | None = None
-    streams = _Streams(stdin, stdout, stderr, Progress(stderr, len(options.files)))
+    streams = Streams(stdin, stdout, stderr, Progress(stderr, len(options.files)))
     failed = False
     converted_total = 0
     failures = 0
@@ -105,18 +109,20 @@ def _run_convert(options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str
         streams.progress.step(index, path)
         try:
             source = read_source(path, stdin)
-            _check_size(source)
-            parse_source(source)  # the syntax check; the tree is made again after conversion, to
-            # hold one file's tree at a time, not the CLI's and the converter's together
+            index = _prepare(source, options)
         except SourceError as error:
-            _say(streams, stderr, str(error))
+            say(streams, stderr, str(error))
             failed = True
             continue
         convert_source = convert_source or load_converter()
         try:
-            outcome = _convert_file(source, options, convert_source, streams)
+            if index is None:
+                outcome = _convert_file(source, options, convert_source, streams)
+            else:
+                target = None if options.output is None else _output_path(options.output, source.path, len(options.files))
+                outcome = stream_file(source, index, options, convert_source, streams, target)
         except MemoryError:
-            _say(streams, stderr, _out_of_memory(source))
+            say(streams, stderr, _out_of_memory(source))
             failed = True
             continue
         failed |= outcome.failed
@@ -132,18 +138,39 @@ def _run_convert(options: ConvertOptions, stdin: BinaryIO | None, stdout: IO[str
     return 1 if failed else 0
 
 
-# the largest file converted: about 100 MB of memory per MB of source (a module of small
-# functions, see docs/cli.md), so a larger file is refused before it exhausts memory
+# the largest file --diff and --stats convert: they hold the whole file's tree, about 200 MB
+# of memory per MB of source (a module of small functions), so a larger file is refused
+# before it exhausts memory
 MAX_SOURCE_BYTES = 32 * 1024 * 1024
+# the largest file printed or written statement by statement: memory is bounded by the largest
+# function plus a few bytes per line, but at ~10 s per MB a larger file takes hours
+MAX_STREAMED_BYTES = 256 * 1024 * 1024
 
 
-def _check_size(source: SourceFile) -> None:
+def _prepare(source: SourceFile, options: ConvertOptions) -> ModuleIndex | None:
+    """The size and syntax checks, and the index that streams the file (None: the whole-file path)."""
+    streamed = not (options.diff or options.stats)
+    _check_size(source, MAX_STREAMED_BYTES if streamed else MAX_SOURCE_BYTES, streamed)
+    if streamed:
+        try:
+            return index_module(source, options.functions or None)
+        except SplitError:
+            pass  # Python's tokenize refused it: the parser gives the message (or takes it whole)
+    parse_source(source)
+    return None
+
+
+def _check_size(source: SourceFile, limit: int, streamed: bool) -> None:
     size = len(source.text)
-    if size > MAX_SOURCE_BYTES:
+    if size > limit:
+        if streamed:
+            why, fix = "", "convert the functions you need with --function NAME"
+        else:
+            why = " with --diff or --stats (they hold the whole file's tree, about 200 MB per MB)"
+            fix = "leave out --diff and --stats (printing and --output convert one function at a time)"
         raise SourceError(
             f"{source.path}:1: the file is {size / 2**20:.1f} MiB; autograph convert takes files of up to "
-            f"{MAX_SOURCE_BYTES // 2**20} MiB (converting needs about 100 MB of memory per MB). Split the "
-            f"module, or convert the functions you need with --function NAME"
+            f"{limit // 2**20} MiB{why}. Split the module, or {fix}"
         )
 
 
@@ -159,15 +186,6 @@ def _functions(count: int) -> str:
 
 
 @dataclass
-class _FileFailure:
-    """A whole-file failure, reported like a function's."""
-
-    error: Exception
-    lineno: int = 1
-    qualname: str = "<module>"
-
-
-@dataclass
 class _Outcome:
     converted: int
     failed: bool
@@ -175,27 +193,28 @@ class _Outcome:
 
 
 def _convert_file(
-    source: SourceFile, options: ConvertOptions, convert_source: ConvertSource, streams: _Streams,
+    source: SourceFile, options: ConvertOptions, convert_source: ConvertSource, streams: Streams,
 ) -> _Outcome:
     names = options.functions or None
     try:
         results = convert_source(source.text, source.path, names, options.all_functions)
     except AutographError as error:  # the file as a whole cannot be converted
-        _say(streams, streams.stderr, failure_message(source.path, _FileFailure(error)))
+        say(streams, streams.stderr, failure_message(source.path, FileFailure(error)))
         return _Outcome(0, True, 1)
     tree = parse_source(source)
-    failed = _report_missing(source, tree, names, results, streams)
+    found = {r.name for r in results} | {getattr(r, "qualname", r.name) for r in results}
+    failed = report_missing(streams, source.path, names, found, lambda: (nested_functions(tree), top_classes(tree)))
     for result in results:
         if result.kept:
-            _say(streams, streams.stderr, _kept_message(source.path, result))
+            say(streams, streams.stderr, kept_message(source.path, result))
         elif result.error is not None:
             report_to = streams.stdout if options.check else streams.stderr
-            _say(streams, report_to, failure_message(source.path, result))
+            say(streams, report_to, failure_message(source.path, result))
             failed = True
     good = [r for r in results if r.error is None and not r.kept]
     results = [r for r in results if not r.kept]
     if not results and not names:
-        _say(streams, streams.stderr, _nothing_to_convert(source.path, options.all_functions))
+        say(streams, streams.stderr, nothing_to_convert(source.path, options.all_functions))
     if options.stats:
         _print_stats(source, good, convert_source, streams)
     if not options.check:
@@ -203,111 +222,15 @@ def _convert_file(
     return _Outcome(len(good), failed, len(results) - len(good))
 
 
-def failure_message(path: str, result: Any) -> str:
-    """`file:line: what rule, how to fix` for a function that failed to convert."""
-    message = str(result.error).strip() or type(result.error).__name__
-    if _LOCATED.match(message):
-        return message
-    if message.startswith("cannot convert "):  # the converter's own errors say so already
-        return f"{path}:{result.lineno}: {message}"
-    return f"{path}:{result.lineno}: cannot convert {result.qualname!r}: {message}"
-
-
-def _kept_message(path: str, result: Any) -> str:
-    """A generator --all met: kept as written, as converted code would call it."""
-    return (
-        f"{path}:{result.lineno}: kept {result.qualname!r} as written: it is {result.kept}, which "
-        f"autograph never converts (converted code calls it as it is)"
-    )
-
-
-def _report_missing(
-    source: SourceFile, tree: Any, names: Sequence[str] | None, results: list[Any], streams: _Streams
-) -> bool:
-    found = {r.name for r in results} | {getattr(r, "qualname", r.name) for r in results}
-    missing = [name for name in names or () if name not in found]
-    nested = _nested_functions(tree) if missing else {}
-    classes = _classes(tree) if missing else {}
-    for name in missing:
-        if name in classes:
-            line, methods = classes[name]
-            some = ", ".join(f"{name}.{m}" for m in methods[:3]) or f"{name}.method_name"
-            _say(
-                streams, streams.stderr,
-                f"{source.path}:{line}: {name!r} is a class; --function takes a function or a "
-                f"method: pass one of its methods, such as {some}",
-            )
-            continue
-        if name in nested:
-            line, outer = nested[name]
-            _say(
-                streams, streams.stderr,
-                f"{source.path}:{line}: {name!r} is defined inside {outer!r}, and a nested function "
-                f"is converted with the function that defines it: pass --function {outer}",
-            )
-            continue
-        _say(
-            streams, streams.stderr,
-            f"{source.path}:1: no function named {name!r}; --function takes a function "
-            f"name or a qualified name such as 'Model.call'",
-        )
-    return bool(missing)
-
-
-def _nested_functions(tree: Any) -> dict[str, tuple[int, str]]:
-    """'outer.inner' (and 'outer.<locals>.inner') -> (line, the top function or method 'outer')."""
-    out: dict[str, tuple[int, str]] = {}
-
-    def inside(node: ast.AST, top: str, path: str) -> None:
-        for child in ast.walk(node):
-            if child is not node and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for shown in (f"{path}.{child.name}", f"{path}.<locals>.{child.name}"):
-                    out.setdefault(shown, (child.lineno, top))
-
-    def top_level(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                inside(node, prefix + node.name, prefix + node.name)
-            elif isinstance(node, ast.ClassDef):
-                top_level(node.body, f"{prefix}{node.name}.")
-
-    top_level(getattr(tree, "body", []), "")
-    return out
-
-
-def _classes(tree: Any) -> dict[str, tuple[int, list[str]]]:
-    """Qualified class name ('Model', 'Outer.Inner') -> (line, the names of its methods)."""
-    out: dict[str, tuple[int, list[str]]] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.ClassDef):
-                methods = [n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-                out[prefix + node.name] = (node.lineno, methods)
-                visit(node.body, f"{prefix}{node.name}.")
-
-    visit(getattr(tree, "body", []), "")
-    return out
-
-
-def _nothing_to_convert(path: str, all_functions: bool) -> str:
-    if all_functions:
-        return f"{path}: no function to convert: the file defines none"
-    return (
-        f"{path}: no function to convert: none is decorated with @ag.function; "
-        f"pass --all to convert every function, or --function NAME"
-    )
-
-
 def _print_stats(
-    source: SourceFile, results: list[Any], convert_source: ConvertSource, streams: _Streams
+    source: SourceFile, results: list[Any], convert_source: ConvertSource, streams: Streams
 ) -> None:
     """Time each function's conversion on its own (parsing the file included)."""
     for result in results:
         started = time.perf_counter()
         convert_source(source.text, source.path, [result.qualname], False)
         elapsed = (time.perf_counter() - started) * 1000
-        _say(
+        say(
             streams, streams.stderr,
             f"{elapsed:9.2f} ms  {source.path}:{result.lineno}  {result.qualname}",
         )
@@ -315,7 +238,7 @@ def _print_stats(
 
 def _emit(
     source: SourceFile, tree: Any, results: list[Any], options: ConvertOptions,
-    streams: _Streams,
+    streams: Streams,
 ) -> None:
     if options.output is None and not options.diff:
         _print_code(source, results, options, streams)
@@ -323,15 +246,15 @@ def _emit(
     module = build_module(tree, source.text, results) if results else source.text
     if options.diff:
         _print_diff(source, module, options, streams)
-    if options.output is not None:
+    if options.output is not None:  # with --diff
         target = _output_path(options.output, source.path, len(options.files))
         with open(target, "w", encoding=_writable(source.encoding), newline="") as handle:
             handle.write(module)
-        _say(streams, streams.stderr, f"wrote {target}")
+        say(streams, streams.stderr, f"wrote {target}")
 
 
 def _print_code(
-    source: SourceFile, results: list[Any], options: ConvertOptions, streams: _Streams
+    source: SourceFile, results: list[Any], options: ConvertOptions, streams: Streams
 ) -> None:
     several = len(options.files) > 1 or len(results) > 1
     chunks = []
@@ -339,11 +262,11 @@ def _print_code(
         header = f"# {source.path}:{result.lineno}: {result.qualname}\n" if several else ""
         chunks.append(header + result.code.rstrip("\n") + "\n")
     if chunks:
-        _write(streams, "\n\n".join(chunks), "python", options.color)
+        write(streams, "\n\n".join(chunks), "python", options.color)
 
 
 def _print_diff(
-    source: SourceFile, module: str, options: ConvertOptions, streams: _Streams
+    source: SourceFile, module: str, options: ConvertOptions, streams: Streams
 ) -> None:
     diff = difflib.unified_diff(
         source.text.splitlines(keepends=True), module.splitlines(keepends=True),
@@ -351,7 +274,7 @@ def _print_diff(
     )
     text = "".join(line if line.endswith("\n") else line + "\n" for line in diff)
     if text:
-        _write(streams, text, "diff", options.color)
+        write(streams, text, "diff", options.color)
 
 
 def _output_path(output: str, path: str, file_count: int) -> str:
@@ -368,15 +291,4 @@ def _writable(encoding: str) -> str:
     return "utf-8" if encoding == "utf-8-sig" else encoding
 
 
-def _write(streams: _Streams, text: str, language: str, color: str) -> None:
-    streams.progress.clear()
-    if use_color(streams.stdout, color):
-        text = highlight_terminal(text, language)
-    streams.stdout.write(text)
-    streams.stdout.flush()
 
-
-def _say(streams: _Streams, stream: IO[str], message: str) -> None:
-    streams.progress.clear()
-    stream.write(message.rstrip("\n") + "\n")
-    stream.flush()

@@ -23,13 +23,18 @@ from __future__ import annotations
 
 import ast
 import bisect
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from autograph.source.literals import continued_lines
 
-__all__ = ["build_module", "NAMESPACE_IMPORT", "our_decorator_names"]
+__all__ = [
+    "NAMESPACE_IMPORT", "added_marker", "source_lines", "apply_edits", "build_module", "chosen_defs", "def_edits",
+    "first_unmarked", "imported_marker", "is_preamble", "module_header", "our_decorator_names",
+    "start_of", "uses_marker_name",
+]
 
 NAMESPACE_IMPORT = "from autograph.converted_call import AG as ag__"
 _PACKAGE = "autograph"
@@ -65,30 +70,65 @@ def our_decorator_names(tree: ast.Module) -> tuple[set[str], set[str]]:
 def build_module(tree: ast.Module, text: str, converted: Sequence[Any]) -> str:
     """The original module `text` with each of `converted` (ConvertedFunction) swapped in."""
     functions, modules = our_decorator_names(tree)
+    chosen = chosen_defs(tree, converted)
+    lines = source_lines(text)
+    first_use = first_unmarked(chosen, functions, modules)
+    marker, marker_import = _marker(tree, first_use)
+    edits = def_edits(chosen, lines, functions, modules, marker)
+    if chosen:
+        line = _import_line(tree)
+        edits.append(_Edit((line, 0), (line, 0), module_header(first_use is not None, marker_import)))
+    return apply_edits(lines, edits)
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of `text` as the parser counts them: split at line breaks only (`splitlines`
+    also splits at form feeds and other separators, which moved every edit after one)."""
+    return io.StringIO(text).readlines()
+
+
+def chosen_defs(tree: ast.Module, converted: Sequence[Any]) -> list[tuple[ast.AST, Any]]:
+    """(def, its conversion) for each def of `tree` to replace: converted cleanly, not inside another."""
     defs = _function_defs(tree)
-    chosen = _outermost([(defs[_key(f, defs)], f) for f in converted if _key(f, defs)])
-    lines = text.splitlines(keepends=True)
+    pairs = []
+    for function in converted:
+        node = _def_of(function, defs)
+        if node is not None:
+            pairs.append((node, function))
+    return _outermost(pairs)
+
+
+def first_unmarked(chosen: list[tuple[ast.AST, Any]], functions: set[str], modules: set[str]) -> int | None:
+    """The first line of the first chosen def without our decorator: the marker decorates it."""
     unmarked = [node for node, _ in chosen if not any(_is_ours(d, functions, modules) for d in node.decorator_list)]
-    marker, marker_import = _marker(tree, min([_start(node)[0] for node in unmarked], default=None))
+    return min([_start(node)[0] for node in unmarked], default=None)
+
+
+def def_edits(
+    chosen: list[tuple[ast.AST, Any]], lines: list[str], functions: set[str], modules: set[str],
+    marker: str, first_line: int = 1,
+) -> list[_Edit]:
+    """The edits that swap in each chosen def; `lines` are the text's from line `first_line`."""
     edits: list[_Edit] = []
-    needs_marker = False
     for node, function in chosen:
         ours = [d for d in node.decorator_list if _is_ours(d, functions, modules)]
         for decorator in ours:
             edits.append(_Edit(_start(decorator), _end(decorator), _without_autograph(decorator)))
-        indent = lines[node.lineno - 1].encode("utf-8")[: node.col_offset].decode("utf-8")
+        line = lines[node.lineno - first_line]
+        indent = line.encode("utf-8")[: node.col_offset].decode("utf-8")
         body = _reindent(_converted_def(function.code), indent)
         if not ours:
             body = f"@{marker}\n{indent}{body}"
-            needs_marker = True
         edits.append(_Edit((node.lineno, node.col_offset), _end(node), body))
-    if chosen:
-        header = NAMESPACE_IMPORT + "\n"
-        if needs_marker and marker_import:
-            header = marker_import + "\n" + header
-        line = _import_line(tree)
-        edits.append(_Edit((line, 0), (line, 0), header))
-    return _apply(lines, edits)
+    return edits
+
+
+def module_header(needs_marker: bool, marker_import: str | None) -> str:
+    """The lines inserted where the module's imports start: `ag__`, and the marker when it is not imported."""
+    header = NAMESPACE_IMPORT + "\n"
+    if needs_marker and marker_import:
+        header = marker_import + "\n" + header
+    return header
 
 
 def _marker(tree: ast.Module, first_use: int | None = None) -> tuple[str, str | None]:
@@ -101,40 +141,61 @@ def _marker(tree: ast.Module, first_use: int | None = None) -> tuple[str, str | 
     for node in tree.body:
         if first_use is not None and node.lineno >= first_use:
             break
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == _PACKAGE:
-                    return f"{alias.asname or _PACKAGE}.{_MARKER}", None
-        elif isinstance(node, ast.ImportFrom) and node.module == _PACKAGE and node.level == 0:
-            for alias in node.names:
-                if alias.name == _MARKER:
-                    return alias.asname or _MARKER, None
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    name = _MARKER if _MARKER not in used else "ag__" + _MARKER
+        spelled = imported_marker(node)
+        if spelled is not None:
+            return spelled, None
+    return added_marker(uses_marker_name(tree))
+
+
+def imported_marker(node: ast.stmt) -> str | None:
+    """How the names an import statement binds spell `autograph.do_not_convert`, if they do."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name == _PACKAGE:
+                return f"{alias.asname or _PACKAGE}.{_MARKER}"
+    elif isinstance(node, ast.ImportFrom) and node.module == _PACKAGE and node.level == 0:
+        for alias in node.names:
+            if alias.name == _MARKER:
+                return alias.asname or _MARKER
+    return None
+
+
+def uses_marker_name(tree: ast.AST) -> bool:
+    """Whether `do_not_convert` is a name the code uses (then the added import takes another)."""
+    return any(isinstance(n, ast.Name) and n.id == _MARKER for n in ast.walk(tree))
+
+
+def added_marker(name_used: bool) -> tuple[str, str]:
+    """The marker's spelling and import when the module has no `autograph` import to use."""
+    name = "ag__" + _MARKER if name_used else _MARKER
     suffix = "" if name == _MARKER else f" as {name}"
     return name, f"from {_PACKAGE} import {_MARKER}{suffix}"
 
 
-def _key(function: Any, defs: dict[str, ast.AST]) -> str | None:
-    """The qualname of `function`'s def in this module (by qualname, else by line)."""
+def _def_of(function: Any, defs: dict[str, list[ast.AST]]) -> ast.AST | None:
+    """`function`'s def in this module: by qualname (the one at its line, where a module defines
+    a name twice), else by line."""
     qualname = getattr(function, "qualname", None) or function.name
-    if qualname in defs:
-        return qualname
-    for name, node in defs.items():
-        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        if function.lineno in (node.lineno, first):
-            return name
-    return None
+    nodes = defs.get(qualname)
+    if nodes:
+        return next((node for node in nodes if _at(node, function.lineno)), nodes[0])
+    return next((node for nodes in defs.values() for node in nodes if _at(node, function.lineno)), None)
 
 
-def _function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Every def by qualname (`C.m`, `outer.<locals>.inner`, as Python names them)."""
-    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+def _at(node: ast.AST, line: int) -> bool:
+    """Whether a def starts at `line` (its `def` line or its first decorator's)."""
+    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    return line in (node.lineno, first)
+
+
+def _function_defs(tree: ast.Module) -> dict[str, list[ast.AST]]:
+    """Every def by qualname (`C.m`, `outer.<locals>.inner`, as Python names them), in order."""
+    found: dict[str, list[ast.AST]] = {}
 
     def visit(body: list[ast.stmt], prefix: str) -> None:
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.setdefault(prefix + node.name, node)
+                found.setdefault(prefix + node.name, []).append(node)
                 visit(node.body, f"{prefix}{node.name}.<locals>.")
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, f"{prefix}{node.name}.")
@@ -207,8 +268,10 @@ def _without_autograph(decorator: ast.expr) -> str:
 
 def _converted_def(code: str) -> str:
     """The converted code from its `def` line on (decorators are the original's)."""
+    if code.startswith(("def ", "async def ")):  # no decorators: nothing to find (or parse)
+        return code.strip("\n")
     tree = ast.parse(code)
-    lines = code.splitlines()
+    lines = code.split("\n")  # as the parser counts lines
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
@@ -233,12 +296,21 @@ def _import_line(tree: ast.Module) -> int:
     comment stay on lines 1-2 where Python looks for them."""
     line = 1
     for index, node in enumerate(tree.body):
-        is_doc = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        is_future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
-        if not (is_doc or is_future):
+        if not is_preamble(node, index):
             return _start(node)[0]
         line = node.end_lineno + 1
     return line
+
+
+def is_preamble(node: ast.stmt, index: int) -> bool:
+    """The module docstring (statement `index` 0) or a `from __future__` import: the header goes after."""
+    is_doc = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    return is_doc or (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+
+
+def start_of(node: ast.AST) -> tuple[int, int]:
+    """Where a statement's text starts: at its first decorator, if it has one."""
+    return _start(node)
 
 
 def _start(node: ast.AST) -> tuple[int, int]:
@@ -252,11 +324,12 @@ def _end(node: ast.AST) -> tuple[int, int]:
     return node.end_lineno, node.end_col_offset
 
 
-def _apply(lines: list[str], edits: list[_Edit]) -> str:
+def apply_edits(lines: list[str], edits: list[_Edit], first_line: int = 1) -> str:
     """Apply non-overlapping edits in one pass over the text, first to last (linear in its size).
 
-    Edits at one point apply in the order of their ends: an insertion at a
-    point comes before a replacement starting there.
+    `lines` are the text's from line `first_line` on. Edits at one point apply
+    in the order of their ends: an insertion at a point comes before a
+    replacement starting there.
     """
     lines = list(lines)
     if lines and not lines[-1].endswith("\n"):
@@ -269,7 +342,8 @@ def _apply(lines: list[str], edits: list[_Edit]) -> str:
 
     def offset(line: int, col: int) -> int:
         # ast columns count UTF-8 bytes, not characters
-        return offsets[line - 1] + len(lines[line - 1].encode("utf-8")[:col].decode("utf-8"))
+        index = line - first_line
+        return offsets[index] + len(lines[index].encode("utf-8")[:col].decode("utf-8"))
 
     pieces = []
     done = 0

@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 from autograph.source.deep import retry_deep
 
-__all__ = ["SourceFile", "SourceError", "read_source", "decode_source", "parse_source"]
+__all__ = ["SourceFile", "SourceError", "read_source", "decode_source", "parse_source", "parse_part"]
 
 STDIN_NAME = "<stdin>"
 
@@ -87,27 +87,46 @@ def parse_source(source: SourceFile) -> ast.Module:
     its tree is parsed again on a deep stack (autograph.source.deep); what
     still fails (RecursionError, MemoryError: "too complex") is a SourceError.
     """
+    return parse_part(source.path, source.text)
+
+
+def parse_part(path: str, text: str, first_line: int = 1) -> ast.Module:
+    """`parse_source` for the part of a file starting at line `first_line`: errors name the file's line."""
     try:
-        return retry_deep(lambda: ast.parse(source.text, filename=source.path))
+        return retry_deep(lambda: ast.parse(text, filename=path))
     except (RecursionError, MemoryError) as error:
         raise SourceError(
-            f"{source.path}:1: cannot parse: Python's parser ran out of "
+            f"{path}:{first_line}: cannot parse: Python's parser ran out of "
             f"{'recursion depth' if isinstance(error, RecursionError) else 'memory'} on this file "
             f"({str(error) or type(error).__name__}). Split its most deeply nested expression or "
             f"statement (assign parts of it to variables), or split the file."
         ) from None
     except SyntaxError as error:
-        line = error.lineno or 1
-        message = f"{source.path}:{line}: syntax error: {error.msg}"
-        text = (error.text or "").rstrip("\n")
-        if text.strip():
-            stripped = text.lstrip()
-            caret = max(0, (error.offset or 1) - 1 - (len(text) - len(stripped)))
+        line = (error.lineno or 1) + first_line - 1
+        message = f"{path}:{line}: syntax error: {error.msg}"
+        shown = (_line(text, error.lineno) or error.text or "").rstrip("\n")
+        if shown.strip():
+            stripped = shown.lstrip()
+            caret = max(0, (error.offset or 1) - 1 - (len(shown) - len(stripped)))
             message += f"\n    {stripped}\n    {' ' * caret}^"
         message += "\nFix the syntax first: autograph converts only code Python can parse."
         raise SourceError(message) from None
     except ValueError as error:  # e.g. source code string cannot contain null bytes
-        raise SourceError(f"{source.path}:1: cannot parse: {error}") from None
+        raise SourceError(f"{path}:{first_line}: cannot parse: {error}") from None
+
+
+def _line(text: str, number: int | None) -> str | None:
+    """Line `number` of `text`: what a SyntaxError's own `text` may have read from another file
+    (the one named `filename`, when `text` is only a part of it)."""
+    if not number or number < 1:
+        return None
+    at = 0
+    for _ in range(number - 1):
+        at = text.find("\n", at) + 1
+        if at == 0:
+            return None
+    end = text.find("\n", at)
+    return text[at : end if end >= 0 else len(text)]
 
 
 def _has_cookie(data: bytes) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+import gast
+
 from autograph.cli.module_output import our_decorator_names
 from runtime.ir.errors import ConversionError
 
@@ -26,34 +28,40 @@ class FakeConverted:
     kept: str = ""
 
 
-def convert_source(source, filename, names=None, all_functions=False):
+def convert_source(source, filename, names=None, all_functions=False, *, first_line=1, static=None):
+    """`source` may be part of a file from line `first_line`; `static` then has the module's names."""
     tree = ast.parse(source)
-    functions, modules = our_decorator_names(tree)
+    if static is None:
+        functions, modules = our_decorator_names(tree)
+        ours = lambda d: _ours(d, functions, modules)  # noqa: E731
+    else:
+        ours = lambda d: static.is_function_decorator(gast.ast_to_gast(d))  # noqa: E731
     results = []
     for qualname, node in _defs(tree.body, ""):
         if names is not None:
             if node.name not in names and qualname not in names:
                 continue
-        elif not all_functions and not any(_ours(d, functions, modules) for d in node.decorator_list):
+        elif not all_functions and not any(ours(d) for d in node.decorator_list):
             continue
-        results.append(_convert(source, filename, qualname, node))
+        results.append(_convert(source, filename, qualname, node, first_line - 1))
     return results
 
 
-def _convert(source, filename, qualname, node):
+def _convert(source, filename, qualname, node, shift=0):
+    lineno = node.lineno + shift
     if any(isinstance(n, ast.Yield) for n in ast.walk(node)):
         error = ConversionError(
-            f"{filename}:{node.lineno}: 'yield' makes {node.name!r} a generator, which "
+            f"{filename}:{lineno}: 'yield' makes {node.name!r} a generator, which "
             f"cannot be converted; return a list instead, or mark it ag.do_not_convert"
         )
-        return FakeConverted(node.name, qualname, node.lineno, "", error)
+        return FakeConverted(node.name, qualname, lineno, "", error)
     text = ast.get_source_segment(source, node, padded=True)
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("def "))
     indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
     body = [line[len(indent):] for line in lines[start:]]
     code = "\n".join([body[0], "    " + MARK] + body[1:]) + "\n"
-    return FakeConverted(node.name, qualname, node.lineno, code)
+    return FakeConverted(node.name, qualname, lineno, code)
 
 
 def _defs(body, prefix):
