@@ -29,6 +29,7 @@ import gast
 from autograph.analysis.activity import scope_names
 from autograph.analysis.traversal import statements
 from autograph.converters.operator_calls import called_operator
+from autograph.converters.state import composite_root
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
@@ -88,7 +89,7 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
         positions, names_at = found
         if len(node.args) <= names_at:
             continue  # it carries nothing
-        names = [e.value for e in node.args[names_at].elts]
+        names = list(dict.fromkeys(composite_root(e.value) for e in node.args[names_at].elts))  # `x[0]`: x's cell
         passed = [node.args[i] for i in positions]
         passed += [k.value for k in node.keywords if k.arg == "extra_test"]
         helpers = [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
