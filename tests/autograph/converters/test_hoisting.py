@@ -56,8 +56,9 @@ def test_statements_of_plain_names_need_no_state_functions():
 
 
 def test_identical_state_functions_of_attributes_are_merged():
+    # on a global (acc): an attribute of a local is read through its cell, with no state functions
     source = (
-        "def f(acc, xs):\n    for x in xs:\n        if x > 0:\n            acc.total = acc.total + x\n"
+        "def f(xs):\n    for x in xs:\n        if x > 0:\n            acc.total = acc.total + x\n"
         "    return acc.total\n"
     )
     lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
