@@ -80,11 +80,12 @@ class Box:
 def composites():
     box = Box()
     box.items = {"v": [1, 2, 3]}
-    pending: object  # declared, not bound
+    pending = Box()
+    del pending  # unbound: its cell is empty
 
     def body():
         box.items["v"][2] = 30
-        pending.x = 1
+        pending.x = 1  # noqa: F821 - the cell of a deleted local
 
     return body, box
 
