@@ -18,12 +18,12 @@ analyses would no longer see as the same scope).
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.composites import composite_root
 from autograph.analysis.traversal import statements
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
@@ -41,7 +41,6 @@ __all__ = [
     "unbind_undefined",
     "call_and_unbind",
     "names_tuple",
-    "composite_root",
 ]
 
 
@@ -148,20 +147,9 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses, dels: bool = True
     return _closures_see_unbound(plan, analyses)
 
 
-def composite_root(name: str) -> str:
-    """The plain name a carried name stands on: `simplex` of `simplex[2]`, `self` of `self.a.b`."""
-    return _ROOT.match(name).group(0)
-
-
-_ROOT = re.compile(r"\w+")
-
-
 def _foreign_roots(composites: tuple[str, ...], analyses: Analyses) -> bool:
     """Whether a composite stands on a name the function does not bind itself (see StatePlan)."""
-    if not composites:
-        return False
-    local = analyses.activity.local_names()
-    return any(composite_root(name) not in local for name in composites)
+    return bool(composites) and not set(map(composite_root, composites)) <= analyses.activity.local_names()
 
 
 def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:

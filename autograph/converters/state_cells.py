@@ -27,9 +27,9 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.analysis.composites import composite_root
 from autograph.analysis.traversal import statements
 from autograph.converters.operator_calls import called_operator
-from autograph.converters.state import composite_root
 from autograph.source.templates import replace
 
 __all__ = ["transform"]
