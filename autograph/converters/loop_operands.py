@@ -1,10 +1,10 @@
 """loop_operands: the values of a conditional expression in a loop are made once, outside the loop.
 
-    def loop_body():                            if_true = lambda: n // 2
-        nonlocal n, steps                       if_false = lambda: 3 * n + 1
-        n = ag__.if_exp(n % 2 == 0,       ->    def loop_body():
-            lambda: n // 2,                         nonlocal n, steps
-            lambda: 3 * n + 1, 'n % 2 == 0')        n = ag__.if_exp(n % 2 == 0, if_true, if_false, 'n % 2 == 0')
+    def loop_body():                        if_true, if_false = (lambda: n // 2, lambda: 3 * n + 1)
+        nonlocal n, steps           ->      def loop_body():
+        n = ag__.if_exp(n % 2 == 0,             nonlocal n, steps
+            lambda: n // 2,                     n = ag__.if_exp(n % 2 == 0, if_true, if_false, 'n % 2 == 0')
+            lambda: 3 * n + 1, 'n % 2 == 0')
 
 A lambda is a new function object each time its expression runs: in a loop
 body, two per conditional expression per iteration, what most of a
@@ -69,10 +69,10 @@ class _Operands:
             operands = call.args[1:3]
             if not all(type(o) is gast.Lambda and _movable(o, local) for o in operands):
                 continue
-            for position, (operand, stem) in enumerate(zip(operands, ("if_true", "if_false")), start=1):
-                name = self.ctx.namespace.new(stem)
-                bindings += replace("name = operand", operand, name=name, operand=operand)
-                call.args[position] = load_name(name)
+            names = [self.ctx.namespace.new(stem) for stem in ("if_true", "if_false")]
+            bindings += replace("if_true, if_false = (operand_true, operand_false)", operands[0],
+                                if_true=names[0], if_false=names[1], operand_true=operands[0], operand_false=operands[1])
+            call.args[1:3] = [load_name(name) for name in names]
         return bindings
 
 

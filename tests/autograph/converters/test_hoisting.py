@@ -83,7 +83,7 @@ def test_a_conditional_expression_in_a_loop_body_binds_its_operands_once_outside
     code = str(ag.to_code(pair_or_none))
     assert "ag__.if_exp(c, if_true, if_false, 'c')" in code
     lines = code.splitlines()
-    assert lines.index("    if_true = lambda: (a, b)") < lines.index("    def loop_body(i):")
+    assert lines.index("    if_true, if_false = (lambda: (a, b), lambda: None)") < lines.index("    def loop_body(i):")
 
 
 def extrema(xs):
