@@ -67,17 +67,20 @@ def _is_true(test: gast.expr) -> bool:
     return type(test) is gast.Constant and test.value is True
 
 
-def absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
+def absorb_rest(block: list[gast.stmt], guarded: bool = False) -> list[gast.stmt]:
     """`if c: ...return` followed by more code: the rest runs at the end of the if's else branch.
 
     Behind an `elif` chain it reaches the last test's `else:`, so a chain of
-    early returns needs no `do_return` flag and no guard after it.
+    early returns needs no `do_return` flag and no guard after it. `guarded`:
+    the block is inside a try or with, whose expressions `catching` marked by
+    identity: a lone return is not copied there (its copy would not be marked).
     """
     for index, stmt in enumerate(block):
+        inside = guarded or isinstance(stmt, (gast.Try, gast.With, gast.AsyncWith))
         for field in _NESTED_BLOCKS:
             inner = getattr(stmt, field, None)
             if inner and not isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
-                setattr(stmt, field, absorb_rest(inner))
+                setattr(stmt, field, absorb_rest(inner, inside))
         rest = block[index + 1 :]
         if not isinstance(stmt, gast.If) or not rest:
             continue
@@ -85,12 +88,12 @@ def absorb_rest(block: list[gast.stmt]) -> list[gast.stmt]:
         ends = next((i + 1 for i, s in enumerate(rest) if type(s) is gast.Return), len(rest))
         rest, dead = rest[:ends], rest[ends:]
         if always_returns(stmt.body) and not always_returns(stmt.orelse):
-            stmt.orelse = absorb_rest(stmt.orelse + rest)
+            stmt.orelse = absorb_rest(stmt.orelse + rest, guarded)
             return block[: index + 1] + dead
         if always_returns(stmt.orelse) and not always_returns(stmt.body):
-            stmt.body = absorb_rest(stmt.body + rest)
+            stmt.body = absorb_rest(stmt.body + rest, guarded)
             return block[: index + 1] + dead
-        if _lone_return(rest) and _returns_outside_loops(stmt):
+        if not guarded and _lone_return(rest) and _returns_outside_loops(stmt):
             stmt.body = absorb_rest(stmt.body + rest)
             stmt.orelse = absorb_rest(stmt.orelse + [_copy(rest[0])])
             return block[: index + 1] + dead

@@ -294,3 +294,24 @@ def test_copied_returns_and_a_branch_local_flag_stay_exact():
         assert ag.function(prime)(np.int64(n)) == prime(n)
     code = str(ag.to_code(prime))
     assert code.index("do_return = False") > code.index("def else_body")
+
+
+def in_a_try(x, y):
+    try:
+        if x > 0:
+            if y > 0:
+                return 1
+        return x and y
+    finally:
+        print("done")
+
+
+def test_a_lone_return_in_a_try_is_not_copied():
+    # catching marked the `and` of the return by identity: a copy would lose the mark
+    import autograph as ag
+
+    for x in (-1, 0, 2):
+        for y in (-1, 0, 3):
+            assert_same(in_a_try, x, y)
+    code = str(ag.to_code(in_a_try))
+    assert code.count("ag__.and_(") == 1 and "ag__.and_(x, lambda: y, within=('try'" in code
