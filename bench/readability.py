@@ -19,8 +19,6 @@ __all__ = ["Readability", "measure", "main", "LINES_TARGET"]
 
 LINES_TARGET = 1.8
 _DEF = re.compile(r"^\s+def ", re.M)
-# `ag__.value_or_undefined(lambda: retval, 'retval')` of a plain name (a composite's has `.` or `[`)
-_PLAIN_OR_UNDEFINED = re.compile(r"value_or_undefined\(lambda: \w+, ")
 
 
 @dataclass(frozen=True)
@@ -30,7 +28,7 @@ class Readability:
     source_lines: int
     code_lines: int
     helpers: int
-    value_or_undefined: int  # of names: composites (`simplex[2]`, `self.x`) are not counted
+    value_or_undefined: int  # of plain names and composites (`simplex[2]`, `self.x`) alike
     undefined: int
     each: dict[str, tuple[int, int]]
 
@@ -51,7 +49,7 @@ def measure() -> Readability:
         source = inspect.getsource(func)
         code = str(ag.to_code(func))
         counts = (len(source.splitlines()), len(code.splitlines()), len(_DEF.findall(code)) - len(_DEF.findall(source)),
-                  len(_PLAIN_OR_UNDEFINED.findall(code)), code.count("Undefined("))
+                  code.count("value_or_undefined("), code.count("Undefined("))
         totals = [t + c for t, c in zip(totals, counts)]
         each[name] = counts[:2]
     return Readability(*totals, each=each)

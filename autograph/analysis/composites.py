@@ -15,9 +15,11 @@ constant subscripts on a name that the block itself does not rebind.
 
 from __future__ import annotations
 
+import re
+
 import gast
 
-__all__ = ["CompositeTargets", "composite_key", "modified_composites"]
+__all__ = ["CompositeTargets", "composite_key", "composite_root", "modified_composites"]
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda,
            gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -35,6 +37,14 @@ def composite_key(node: gast.AST) -> tuple[str, str] | None:
         inner = _key_or_name(node.value)
         return None if inner is None else (f"{inner[0]}[{value!r}]", inner[1])
     return None
+
+
+def composite_root(text: str) -> str:
+    """The plain name a carried name stands on: `simplex` of `simplex[2]`, `self` of `self.a.b`."""
+    return _ROOT.match(text).group(0)
+
+
+_ROOT = re.compile(r"\w+")
 
 
 def _key_or_name(node: gast.AST) -> tuple[str, str] | None:

@@ -32,6 +32,7 @@ import gast
 
 from autograph.converters.context import Context
 from autograph.converters.expression_scope import binds_or_suspends
+from autograph.converters.return_statements import absorb_rest
 from autograph.source.templates import constant
 
 __all__ = ["RETURNED", "transform"]
@@ -41,17 +42,25 @@ RETURNED = "return"  # what the if_exp calls of these chains give where others g
 
 
 def transform(fn: gast.FunctionDef, ctx: Context) -> bool:
-    """Rewrite the chains of `fn`'s own blocks (not those of try or with blocks); whether any was."""
+    """Rewrite the chains of `fn`'s own blocks (not those of try or with blocks); whether any was.
+
+    The code after an early-returning if is moved into its branches first
+    (return_statements.absorb_rest), so `if c: return a` then `return b` is
+    a chain wherever it is nested."""
+    fn.body = absorb_rest(fn.body)
     return _block(fn.body, ctx.returned)
 
 
 def _block(block: list[gast.stmt], made: dict[int, gast.IfExp]) -> bool:
-    """Rewrite the chains starting in `block` and in the blocks nested in its statements."""
+    """Rewrite the chains starting in `block` and in the blocks nested in its statements, inner
+    ones first: a branch that becomes one return may complete a chain around it."""
     changed = False
     k = 0
     while k < len(block):
         stmt = block[k]
         if type(stmt) is gast.If:
+            changed = _block(stmt.body, made) | changed
+            changed = _block(stmt.orelse, made) | changed
             chain = _Chain(block, made)
             value = chain.returned(block, k, None)
             if value is not None:
@@ -59,9 +68,6 @@ def _block(block: list[gast.stmt], made: dict[int, gast.IfExp]) -> bool:
                 gast.copy_location(new, stmt)
                 block[k : chain.end] = [new]
                 changed = True
-            else:
-                changed = _block(stmt.body, made) | changed
-                changed = _block(stmt.orelse, made) | changed
         elif isinstance(stmt, _LOOPS):
             changed = _block(stmt.body, made) | changed
             changed = _block(stmt.orelse, made) | changed

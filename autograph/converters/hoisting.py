@@ -55,7 +55,7 @@ from autograph.analysis.traversal import (
     rewrite_inner_blocks,
     statements,
 )
-from autograph.converters import loop_options
+from autograph.converters import loop_operands, loop_options
 from autograph.converters.context import Context
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import replace
@@ -272,12 +272,15 @@ class _StateMerger:
 
 def transform(node: gast.FunctionDef, ctx: Context) -> gast.FunctionDef:
     """Hoist the helpers control_flow generated as far up as their free names allow, merge
-    the state functions that became identical neighbours, and bind the constant options of
-    the loops inside helpers once (`loop_options`)."""
-    hoister = _Hoister(ctx, _in_loops(node, ctx.generated) | _too_deep(node.body, ctx.generated))
+    the state functions that became identical neighbours, and bind the operands of the
+    conditional expressions in loops (`loop_operands`) and the constant options of the loops
+    inside helpers (`loop_options`) once."""
+    in_loops = _in_loops(node, ctx.generated)
+    hoister = _Hoister(ctx, in_loops | _too_deep(node.body, ctx.generated))
     node.body = hoister.final_block(node.body)
     if hoister.renamed:
         _name_targets(node, hoister.renamed)
+    loop_operands.transform(node, ctx, in_loops)
     return loop_options.transform(node, ctx)
 
 

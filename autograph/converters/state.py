@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import gast
 
 from autograph.analysis import Analyses
+from autograph.analysis.composites import composite_root
 from autograph.analysis.traversal import statements
 from autograph.converters.catching import within_keyword
 from autograph.converters.context import Context
@@ -83,6 +84,9 @@ class StatePlan:
     # a name it may leave unbound is read through `ag__.is_undefined` checks (unbound_reads): it
     # holds the placeholder, with get_state/set_state of its own and the unbinding after
     placeholders: bool = False
+    # a composite whose root is not a local of the function (a global, a closure value): only a
+    # get_state/set_state pair of its own reaches it; a local root's cell is what the operator reads
+    foreign_roots: bool = False
 
     @property
     def local_names(self) -> list[str]:
@@ -112,12 +116,14 @@ def plan_if(
     # an extra name unbound before the if stays local to its branch: reading it there fails as in Python
     unbound_extra = set(_unbound(node, tuple(extra), analyses))
     # attributes and constant subscripts outlive the function: always outputs
-    outs += analyses.composites.modified(node.body + node.orelse, modified)
+    composites = analyses.composites.modified(node.body + node.orelse, modified)
+    outs += composites
     names = tuple(outs + [n for n in extra if n not in unbound_extra])
     unbound = _unbound(node, names, analyses)
     globals_ = tuple(sorted(modified & activity.globals))
     still, deleted = _still(node, names, unbound, analyses, dels)
-    plan = StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted)
+    plan = StatePlan(names, len(outs), unbound, globals_, still, tuple(sorted(unbound_extra)), deleted,
+                     foreign_roots=_foreign_roots(composites, analyses))
     return _closures_see_unbound(plan, analyses)
 
 
@@ -129,14 +135,21 @@ def plan_loop(node: gast.While | gast.For, analyses: Analyses, dels: bool = True
     else:  # a while's test runs at every iteration: what it binds, or makes a nested function set
         modified |= activity.effects(node.test).writes | analyses.closure_writes([node.test])
     local = modified - activity.globals
-    names = tuple(sorted(local & analyses.live_at_head(node))) + analyses.composites.modified(node.body, modified)
+    composites = analyses.composites.modified(node.body, modified)
+    names = tuple(sorted(local & analyses.live_at_head(node))) + composites
     unbound = _unbound(node, names, analyses)
     still, deleted = _still(node, names, unbound, analyses, dels)
     setters = analyses.closure_setters(node.test) if isinstance(node, gast.While) else {}
     test_setters = tuple((n, setters[n]) for n in names if n in setters)
     globals_ = tuple(sorted(modified & activity.globals))
-    plan = StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters)
+    plan = StatePlan(names, len(names), unbound, globals_, still, (), deleted, test_setters=test_setters,
+                     foreign_roots=_foreign_roots(composites, analyses))
     return _closures_see_unbound(plan, analyses)
+
+
+def _foreign_roots(composites: tuple[str, ...], analyses: Analyses) -> bool:
+    """Whether a composite stands on a name the function does not bind itself (see StatePlan)."""
+    return bool(composites) and not set(map(composite_root, composites)) <= analyses.activity.local_names()
 
 
 def _closures_see_unbound(plan: StatePlan, analyses: Analyses) -> StatePlan:
@@ -232,9 +245,12 @@ def operator_call(
 
 
 def needs_state_functions(plan: StatePlan) -> bool:
-    """Whether the statement carries a composite (`self.x`), which no closure cell holds, or
-    placeholders (`StatePlan.placeholders`)."""
-    return plan.placeholders or not all(name.isidentifier() for name in plan.names)
+    """Whether the statement carries a composite (`self.x`) on a name that is not the function's
+    own (no closure cell of the helpers holds it), or placeholders (`StatePlan.placeholders`).
+
+    A composite on a local (`simplex[2]`, `self.total` in a method) is read and written by the
+    operator through the cell of its root (runtime.operators.no_state), as a plain name is."""
+    return plan.placeholders or plan.foreign_roots
 
 
 def state_functions(

@@ -27,6 +27,7 @@ from __future__ import annotations
 import gast
 
 from autograph.analysis.activity import scope_names
+from autograph.analysis.composites import composite_root
 from autograph.analysis.traversal import statements
 from autograph.converters.operator_calls import called_operator
 from autograph.source.templates import replace
@@ -92,7 +93,7 @@ def transform(fn: gast.FunctionDef, generated: dict[int, gast.FunctionDef], walr
             positions, names_at = found
             if len(node.args) <= names_at:
                 continue  # it carries nothing
-            names = [e.value for e in node.args[names_at].elts]
+            names = list(dict.fromkeys(composite_root(e.value) for e in node.args[names_at].elts))  # `x[0]`: x's cell
             passed = [node.args[i] for i in positions]
         passed += [k.value for k in node.keywords if k.arg == "extra_test"]
         helpers = [defs[p.id] for p in passed if type(p) is gast.Name and p.id in defs]
@@ -130,7 +131,7 @@ def _chain_arms(call: gast.Call) -> tuple[list[str], list[gast.expr]]:
     names: dict[str, None] = {}
     for arm, at in enumerate(range(2, len(args) - 1, 3)):
         if arm not in with_state and type(args[at]) is gast.Tuple:
-            names.update((e.value, None) for e in args[at].elts)
+            names.update((composite_root(e.value), None) for e in args[at].elts)
     passed = [arg for i, arg in enumerate(args) if i % 3 != 2]  # the names tuples are every third
     return list(names), passed
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from runtime.operators.composite_names import parse_composite
 from runtime.ir.origin import map_location, pinned_origin
 from runtime.ir.user_frames import note_user_code
 from runtime.operators.if_stmt import if_stmt
@@ -107,6 +108,7 @@ def _holders(arms: tuple) -> Callable[[tuple[str, ...]], list[Callable[[], objec
                 holder.setdefault(name, function)
 
     def of(names: tuple[str, ...]) -> list[Callable[[], object]]:
-        return list({id(holder[n]): holder[n] for n in names if n in holder}.values())
+        roots = [n if n.isidentifier() else parse_composite(n)[0] for n in names]  # `x[0]`: x's cell
+        return list({id(holder[n]): holder[n] for n in roots if n in holder}.values())
 
     return of

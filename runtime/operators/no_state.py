@@ -15,8 +15,10 @@ cell. A staged path reads the state from the cells (an unbound one reads as
 unbinds the cell instead, so the names never hold the placeholder and the
 converted code needs no `if ag__.is_undefined(y): del y` after the
 statement. Python mode never asks.
-A statement that also carries composites (`self.total`, `x[0]`) passes its
-own pair as `get_state=`/`set_state=`; one that carries nothing, neither.
+A composite (`self.total`, `x[0]`) on a local is read and written through
+its root's cell (runtime.operators.composite_names); a statement that
+carries one on a global or a closure value passes its own pair as
+`get_state=`/`set_state=`; one that carries nothing, neither.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import CellType
 
+from runtime.operators.composite_names import CompositeName, parse_composite
 from runtime.operators.undefined import Undefined
 
 __all__ = ["state_functions"]
@@ -54,6 +57,9 @@ def state_functions(
     def read_cells() -> tuple:
         values = []
         for cell, name in zip(cells, names):
+            if type(cell) is CompositeName:
+                values.append(cell.read())
+                continue
             try:
                 values.append(cell.cell_contents)
             except ValueError:  # unbound (a path that binds none, or a `del`)
@@ -62,7 +68,9 @@ def state_functions(
 
     def write_cells(values: tuple) -> None:
         for cell, value in zip(cells, values, strict=True):
-            if type(value) is Undefined:  # still unbound: reading it raises as in Python
+            if type(cell) is CompositeName:
+                cell.write(value)  # as `(x, self.total) = vars_` wrote it
+            elif type(value) is Undefined:  # still unbound: reading it raises as in Python
                 try:
                     del cell.cell_contents
                 except ValueError:
@@ -73,17 +81,19 @@ def state_functions(
     return read_cells, write_cells
 
 
-def _cells(names: tuple[str, ...], helpers: tuple[object, ...]) -> list[CellType]:
+def _cells(names: tuple[str, ...], helpers: tuple[object, ...]) -> list[CellType | CompositeName]:
     found: dict[str, CellType] = {}
     for helper in helpers:
         helper = getattr(helper, "__wrapped__", helper)  # a loop body counted while unrolling
         code = getattr(helper, "__code__", None)
         if code is not None and helper.__closure__:
             found.update(zip(code.co_freevars, helper.__closure__))
-    missing = [name for name in names if name not in found]
+    roots = [name if name.isidentifier() else parse_composite(name)[0] for name in names]
+    missing = [root for root in roots if root not in found]
     if missing:
         raise AssertionError(
             f"internal error: no helper of this statement closes over {', '.join(missing)}; "
             "please report it with the function that was converted"
         )
-    return [found[name] for name in names]
+    return [found[name] if name == root else CompositeName(name, found[root], parse_composite(name)[1])
+            for name, root in zip(names, roots)]

@@ -93,3 +93,44 @@ def test_a_nested_chain_and_python_mode_stay_exact():
     assert converted(Model(), [1, -2, 3]) == tally(Model(), [1, -2, 3]) == 2
     staged = ag.function(tally)
     assert staged(Model(), np.array([1.0, -2.0, 3.0])) == 2
+
+
+SHARED = {"v": 0.0}
+
+
+def nested_local(x):
+    s = {"v": 0.0}
+    if x > 0:
+        if x > 1:
+            s["v"] = x
+        else:
+            s["v"] = -x
+    else:
+        s["v"] = 1.0
+    return s["v"]
+
+
+def on_a_global(x):
+    if x > 0:
+        SHARED["v"] = x
+    else:
+        SHARED["v"] = -x
+    return SHARED["v"]
+
+
+def test_a_composite_on_a_local_is_carried_through_its_roots_cell():
+    code = str(ag.to_code(nested_local))
+    assert "get_state" not in code and "value_or_undefined" not in code
+    assert "nonlocal s" in code  # the outer branch's helper closes over s for the inner statement's names
+    staged = ag.function(nested_local)
+    for x in (2.0, 0.5, -3.0):
+        assert staged(np.float64(x)) == nested_local(x)
+    assert ag.convert(nested_local)(0.5) == -0.5
+
+
+def test_a_composite_on_a_global_keeps_its_own_state_functions():
+    code = str(ag.to_code(on_a_global))
+    assert "get_state" in code and "value_or_undefined(lambda: SHARED['v']" in code
+    staged = ag.function(on_a_global)
+    assert staged(np.float64(-2.0)) == 2.0
+

@@ -1,5 +1,7 @@
 """conditional_returns: an if whose branches only return becomes a return of a conditional expression."""
 
+import ast
+
 import numpy as np
 import pytest
 
@@ -42,7 +44,36 @@ def test_the_chain_calls_if_exp_with_return_for_its_text():
     "def f(x):\n    try:\n        if x:\n            return 1\n        return 2\n    finally:\n        pass\n",
 ])
 def test_other_ifs_are_left_alone(source):
-    assert transformed(source, conditional_returns).strip() == transformed(source).strip()
+    text = transformed(source, conditional_returns)
+    assert not any(isinstance(node, ast.IfExp) for node in ast.walk(ast.parse(text)))
+    # the code after an early return may move into the if's else branch, and nothing else changes
+    assert text.replace("else:\n", "").replace(" ", "") == transformed(source).replace(" ", "")
+
+
+def test_a_lone_return_after_an_if_that_may_return_is_copied_into_its_branches():
+    assert_converts(
+        "def f(x, y):\n    if x > 0:\n        if y > 0:\n            return 1\n        return 4\n"
+        "    elif x < 0:\n        if y > 0:\n            return 2\n    return 3\n",
+        "def f(x, y):\n    return (1 if y > 0 else 4) if x > 0 else (2 if y > 0 else 3) if x < 0 else 3\n",
+        conditional_returns,
+    )
+    code = str(ag.to_code(nested_returns))
+    assert "do_return" not in code and "retval" not in code and code.count("    return ") == 1
+    converted, staged = ag.convert(nested_returns), ag.function(nested_returns)
+    for x in (-1, 0, 1):
+        for y in (-1, 1):
+            assert converted(x, y) == staged(np.int64(x), np.int64(y)) == nested_returns(x, y)
+
+
+def nested_returns(x, y):
+    if x > 0:
+        if y > 0:
+            return 1
+        return 4
+    elif x < 0:
+        if y > 0:
+            return 2
+    return 3
 
 
 def test_statements_after_the_last_return_are_kept():

@@ -56,8 +56,9 @@ def test_statements_of_plain_names_need_no_state_functions():
 
 
 def test_identical_state_functions_of_attributes_are_merged():
+    # on a global (acc): an attribute of a local is read through its cell, with no state functions
     source = (
-        "def f(acc, xs):\n    for x in xs:\n        if x > 0:\n            acc.total = acc.total + x\n"
+        "def f(xs):\n    for x in xs:\n        if x > 0:\n            acc.total = acc.total + x\n"
         "    return acc.total\n"
     )
     lines = normalize(transformed(source, control_flow, hoisting)).splitlines()
@@ -76,10 +77,27 @@ def pair_or_none(n, c):
     return a, b, p
 
 
-def test_a_conditional_expression_in_a_loop_body_keeps_its_lambdas():
+def test_a_conditional_expression_in_a_loop_body_binds_its_operands_once_outside_it():
     assert_same(pair_or_none, 5, True)
     assert_same(pair_or_none, 5, False)
-    assert "ag__.if_exp(c, lambda: (a, b), lambda: None, 'c')" in ag.to_code(pair_or_none)
+    code = str(ag.to_code(pair_or_none))
+    assert "ag__.if_exp(c, if_true, if_false, 'c')" in code
+    lines = code.splitlines()
+    assert lines.index("    if_true, if_false = (lambda: (a, b), lambda: None)") < lines.index("    def loop_body(i):")
+
+
+def extrema(xs):
+    lo = xs[0]
+    lows = []
+    for x in xs:
+        lo = x if x < lo else lo
+        lows.append(lo)
+    return lows
+
+
+def test_operands_reading_a_local_of_the_loop_body_stay_lambdas():
+    assert_same(extrema, [3, 1, 4, 1, 5])
+    assert "ag__.if_exp(x < lo, lambda: x, lambda: lo, 'x < lo')" in ag.to_code(extrema)
 
 
 def shared_temporaries(x, n):

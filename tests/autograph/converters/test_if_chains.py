@@ -140,3 +140,31 @@ def test_explain_lists_each_arm_a_flat_chain_asked(tmp_path):
     assert "(True)" in records[-1].detail and all("(False)" in r.detail for r in records[:-1])
     staged = [r for r in ag.explain(f, np.int64(3), np.int64(3)).records if r.statement == "if"]
     assert [(r.line, r.outcome) for r in staged] == [(2 + 2 * i, "staged") for i in range(14)]
+
+
+
+_ATTRIBUTE_CHAIN = """
+class State:
+    pass
+
+def f(x, k):
+    state = State()
+    state.v = x * 0.0
+""" + "".join(
+    f"    {'if' if i == 0 else 'elif'} k == {i}:\n        state.v = x + {i + 1}\n" for i in range(NESTED_CHAIN + 2)
+) + """    else:
+        state.v = -x
+    return state.v
+"""
+
+
+@pytest.mark.parametrize("k", [0, 5, NESTED_CHAIN + 1, -1])
+def test_flat_chain_carries_an_attribute_of_a_local(tmp_path, k):
+    """`state.v = ...` in the arms is carried through the cell of the local `state` (no state
+    functions), on Python values and staged alike."""
+    f = _load(tmp_path, _ATTRIBUTE_CHAIN, "attribute_chain")["f"]
+    code = ag.to_code(f)
+    assert code.count("ag__.if_chain(") == 1 and "get_state" not in code
+    expected = f(2.0, k)
+    assert ag.convert(f)(2.0, k) == expected
+    assert float(ag.function(f)(np.float64(2.0), np.int64(k))) == expected

@@ -197,3 +197,121 @@ def search(xs, target):
 def test_equivalent():
     for target in (3, 7, None):
         assert_same(search, [1, 3, 5], target)
+
+
+def test_a_lone_return_after_an_if_that_may_return_goes_into_both_branches():
+    assert_converts(
+        """
+        def f(x, y):
+            if x > 0:
+                y += 1
+                if y > 0:
+                    return y
+            return y - x
+        """,
+        """
+        def f(x, y):
+            if x > 0:
+                y += 1
+                if y > 0:
+                    retval = y
+                else:
+                    retval = y - x
+            else:
+                retval = y - x
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def test_the_loop_flag_starts_in_the_branch_that_holds_the_loop():
+    assert_converts(
+        """
+        def f(n):
+            if n < 2:
+                return False
+            k = 2
+            while k * k <= n:
+                if n % k == 0:
+                    return False
+                k += 1
+            return True
+        """,
+        """
+        def f(n):
+            if n < 2:
+                retval = False
+                do_return = True
+            else:
+                k = 2
+                do_return = False
+                while not do_return and k * k <= n:
+                    if n % k == 0:
+                        retval = False
+                        do_return = True
+                    else:
+                        k += 1
+                if not do_return:
+                    retval = True
+                    do_return = True
+            return retval
+        """,
+        return_statements,
+    )
+
+
+def logged(x):
+    log = []
+    if x > 0:
+        if x > 5:
+            return log.append("big") or log
+    elif x < -5:
+        log.append("small")
+    return log.append("rest") or log
+
+
+def prime(n):
+    if n < 2:
+        return False
+    k = 2
+    while k * k <= n:
+        if n % k == 0:
+            return False
+        k += 1
+    return True
+
+
+def test_copied_returns_and_a_branch_local_flag_stay_exact():
+    import numpy as np
+
+    import autograph as ag
+
+    for x in (-7, -1, 0, 3, 9):
+        assert_same(logged, x)
+    for n in range(12):
+        assert_same(prime, n)
+        assert ag.function(prime)(np.int64(n)) == prime(n)
+    code = str(ag.to_code(prime))
+    assert code.index("do_return = False") > code.index("def else_body")
+
+
+def in_a_try(x, y):
+    try:
+        if x > 0:
+            if y > 0:
+                return 1
+        return x and y
+    finally:
+        print("done")
+
+
+def test_a_lone_return_in_a_try_is_not_copied():
+    # catching marked the `and` of the return by identity: a copy would lose the mark
+    import autograph as ag
+
+    for x in (-1, 0, 2):
+        for y in (-1, 0, 3):
+            assert_same(in_a_try, x, y)
+    code = str(ag.to_code(in_a_try))
+    assert code.count("ag__.and_(") == 1 and "ag__.and_(x, lambda: y, within=('try'" in code
