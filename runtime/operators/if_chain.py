@@ -27,9 +27,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from runtime.operators.composite_names import parse_composite
 from runtime.ir.origin import map_location, pinned_origin
 from runtime.ir.user_frames import note_user_code
+from runtime.operators.composite_names import parse_composite
 from runtime.operators.if_stmt import if_stmt
 from runtime.tracing.staged import is_staged
 
