@@ -294,7 +294,7 @@ def convert_source(
     top-level statements from line `first_line`, with `static`, the names the
     whole module binds): lines in results and errors are the file's.
     """
-    module = parse_source(source, filename)
+    module = parse_source(source, filename, first_line)
     static = StaticNames.of_module(module) if static is None else static
     settings = Settings(
         filename=filename,

@@ -71,22 +71,25 @@ def _def_node(module: ast.Module | gast.Module, added: int) -> ast.AST | None:
     return body[0] if body else None
 
 
-def parse_source(text: str, filename: str) -> gast.Module:
+def parse_source(text: str, filename: str, first_line: int = 1) -> gast.Module:
     """gast.parse, with a SyntaxError turned into a ConversionError naming the file.
+
+    `text` may be a part of the file that starts at line `first_line`: the
+    too-deep error names that line of the file.
 
     Out of recursion depth (or the parser's memory) on a deep stack already
     (autograph.source.deep) it is a ConversionError too; elsewhere the caller
     retries on one.
     """
     try:
-        module = to_gast(_parse_ast(text, filename))
+        module = to_gast(_parse_ast(text, filename, first_line))
     except (RecursionError, MemoryError) as error:
         if isinstance(error, RecursionError) and not in_deep_thread():
             raise
         raise conversion_error(
             f"cannot parse the source of {filename}: it is nested too deeply",
             filename,
-            1,
+            first_line,
             resource_reason(error),
             "split its most deeply nested expression or statement (assign parts of it to variables)",
         ) from None
@@ -94,14 +97,14 @@ def parse_source(text: str, filename: str) -> gast.Module:
     return module
 
 
-def _parse_ast(text: str, filename: str) -> ast.Module:
+def _parse_ast(text: str, filename: str, first_line: int = 1) -> ast.Module:
     try:
         return ast.parse(text, filename=filename)
     except SyntaxError as exc:
         raise conversion_error(
             f"cannot parse the source of {filename}: {exc.msg}",
             filename,
-            exc.lineno or 1,
+            (exc.lineno or 1) + first_line - 1,
             "the converter needs the function's source text",
             "make the file valid Python",
             col=(exc.offset or 1) - 1,

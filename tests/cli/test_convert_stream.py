@@ -365,3 +365,24 @@ def test_an_output_that_cannot_be_written_is_a_message(tmp_path):
     status, _, err = run("convert", "--all", str(source), "-o", str(target))
     assert status == 1 and "Traceback" not in err
     assert err.startswith(f"{target}: cannot write the converted module: No such file or directory")
+
+
+def test_a_part_too_deep_to_parse_is_reported_at_its_own_line():
+    """A top-level statement from line 40 that Python's parser runs out of memory on: the error
+    names line 40 of the file, not line 1 of the part."""
+    from autograph.pipeline import convert_source
+    from runtime.ir.errors import ConversionError
+
+    part = "def f():\n    return " + "-" * 100_000 + "1\n"
+    with pytest.raises(ConversionError) as caught:
+        convert_source(part, "big.py", all_functions=True, first_line=40)
+    assert "big.py:40" in str(caught.value) and "nested too deeply" in str(caught.value)
+
+
+def test_a_syntax_error_in_a_part_is_reported_at_the_files_line():
+    from autograph.pipeline import convert_source
+    from runtime.ir.errors import ConversionError
+
+    with pytest.raises(ConversionError) as caught:
+        convert_source("def f():\n    return )\n", "part.py", all_functions=True, first_line=70)
+    assert "part.py:71" in str(caught.value)
