@@ -38,16 +38,19 @@ class Undefined:
     def __bool__(self) -> bool:
         raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
+    __hash__ = object.__hash__  # kept: placeholders are looked up by identity
+
 
 def _unbound(self: Undefined, *args: object) -> object:
     raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
 
-# Any arithmetic, comparison, indexing or iteration of a still-unbound name fails as Python would.
+# Any arithmetic, comparison (== and != too: a read converted code does not check, as in a
+# staged if's test, must not compare an unbound name as a value), indexing or iteration of a still-unbound name fails as Python would.
 for _name in (
     "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
     "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
-    "lt le gt ge getitem setitem delitem iter len contains call index int float complex"
+    "eq ne lt le gt ge getitem setitem delitem iter len contains call index int float complex"
 ).split():
     setattr(Undefined, f"__{_name}__", _unbound)
 

@@ -351,4 +351,19 @@ NAMES: list[tuple[str, list[tuple]]] = [
         """,
         [([],), ([1],)],
     ),
+    (
+        # a name read unchecked in an if's test (a chained !=) while it holds the placeholder
+        # (another read of it is checked): comparing it raises, as reading it does in Python
+        """
+        def f(i, j, x):
+            if 0.5 < -2 + i:
+                w0 = 0
+                while w0 < 1 and ((n := -2) > 0):
+                    w0 += 1
+            if (-2) != n != (-2):
+                print('t1', x)
+            return n
+        """,
+        [(0, 0, 0.0), (5, 0, 0.0)],
+    ),
 ]
