@@ -102,9 +102,9 @@ def index_module(source: SourceFile, names: Sequence[str] | None = None) -> Modu
             index.marker_name_used = uses_marker_name(tree)
         if index.import_line is None:
             for node in body:
-                if not is_preamble(node, count):
+                if not is_preamble(node, count) and start_of(node)[0] + shift > last_end:
                     index.import_line = start_of(node)[0] + shift
-                    break
+                    break  # (a statement on a preamble's line, `from __future__ import x; import y`, goes with it)
                 count += 1
                 last_end = node.end_lineno + shift
         if names:

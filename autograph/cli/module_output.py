@@ -296,9 +296,9 @@ def _import_line(tree: ast.Module) -> int:
     comment stay on lines 1-2 where Python looks for them."""
     line = 1
     for index, node in enumerate(tree.body):
-        if not is_preamble(node, index):
+        if not is_preamble(node, index) and _start(node)[0] >= line:
             return _start(node)[0]
-        line = node.end_lineno + 1
+        line = node.end_lineno + 1  # a statement on a preamble's line (`...; import y`) goes with it
     return line
 
 

@@ -199,7 +199,7 @@ def test_printing_is_what_converting_the_whole_file_prints(tmp_path, monkeypatch
     "layout",
     [
         "module", "helpers_only", "import_late", "decorated_only", "empty", "comments_first", "defined_twice",
-        "form_feed", "semicolons",
+        "form_feed", "semicolons", "future_semicolon",
     ],
 )
 def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, monkeypatch, layout):
@@ -213,6 +213,9 @@ def test_the_output_module_is_what_converting_the_whole_file_writes(tmp_path, mo
         "defined_twice": "def a(x):\n    if x:\n        x = 1\n    return x\n\n\ndef a(x):\n    while x:\n        x = x - 1\n    return x\n",
         "form_feed": "\x0c\ndef a(x):\n    if x:\n        x = 1\n    return x\n",
         "semicolons": "import os; import autograph as ag\n@ag.function\ndef a(x):\n    return x\nb = 1; c = 2\n",
+        # the header goes after the statement that shares the __future__ import's line
+        "future_semicolon": "from __future__ import annotations; import os\nimport autograph as ag\n\n\n"
+        "@ag.function\ndef a(x):\n    if x:\n        x = 1\n    return x\n",
     }[layout]
     source = tmp_path / "module.py"
     source.write_text(text)
