@@ -53,7 +53,9 @@ _READING_METHODS = frozenset({
     "conj", "ptp", "__len__",
 })
 _READING_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes"})
-_READING_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "abs", "str", "repr", "format", "isinstance"})
+_READING_BUILTINS = frozenset({
+    "print", "len", "float", "int", "bool", "abs", "str", "repr", "format", "isinstance", "dict",  # dict(x): a new dict
+})
 _OPERATORS = {
     gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.FloorDiv: "//", gast.Mod: "%",
     gast.Pow: "**", gast.MatMult: "@", gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^",
@@ -77,11 +79,11 @@ def _is_numpy_call(node: gast.AST, names: frozenset[str]) -> bool:
 
 
 def _fresh(value: gast.expr) -> bool:
-    """Whether `value` makes a new array, which no other name holds."""
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+    """Whether `value` makes a new array (or list or dict), which no other name holds."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp, gast.List, gast.Dict, gast.ListComp, gast.DictComp)):
         return True
     if isinstance(value, gast.Call):
-        if _is_numpy_call(value, _FRESH):
+        if _is_numpy_call(value, _FRESH) or isinstance(value.func, gast.Name) and value.func.id in ("list", "dict"):
             return True
         func = value.func
         return isinstance(func, gast.Attribute) and func.attr in _FRESH_METHODS
