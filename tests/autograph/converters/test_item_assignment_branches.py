@@ -218,3 +218,22 @@ class Holder:
 @pytest.mark.parametrize("x", [-2.0, 2.0])
 def test_an_attributes_items_are_carried_as_before(x):
     assert ag.function(Holder().update)(np.float64(x)) == Holder().update(x)
+
+
+def grown(x, k):
+    s = [x]
+    s.append(x * 2)
+    d = {}
+    d.update(a=x)
+    if k == 1:
+        s[0] = x + 1
+        d["a"] = x * 5
+    else:
+        s[1] = x
+    return s[0] + 10 * s[1] + 100 * d.get("a")
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_a_list_or_dict_grown_by_its_own_methods_stays_own(k):
+    x = np.float64(2.0)
+    assert ag.function(grown)(x, np.int64(k)) == grown(x, k)
