@@ -51,9 +51,14 @@ _READING_METHODS = frozenset({
     "copy", "astype", "flatten", "sum", "mean", "max", "min", "std", "var", "prod", "any", "all", "argmax",
     "argmin", "item", "tolist", "dot", "cumsum", "cumprod", "round", "clip", "nonzero", "argsort", "trace", "take",
     "conj", "ptp", "__len__",
+    # a list's or dict's own methods, which keep no reference to it (not keys/values/items: views)
+    "append", "extend", "insert", "pop", "remove", "index", "count", "reverse", "clear", "get", "update",
+    "setdefault", "popitem",
 })
 _READING_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes"})
-_READING_BUILTINS = frozenset({"print", "len", "float", "int", "bool", "abs", "str", "repr", "format", "isinstance"})
+_READING_BUILTINS = frozenset({
+    "print", "len", "float", "int", "bool", "abs", "str", "repr", "format", "isinstance", "dict",  # dict(x): a new dict
+})
 _OPERATORS = {
     gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.FloorDiv: "//", gast.Mod: "%",
     gast.Pow: "**", gast.MatMult: "@", gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^",
@@ -76,12 +81,22 @@ def _is_numpy_call(node: gast.AST, names: frozenset[str]) -> bool:
     )
 
 
+def _appends(value: gast.AST, name: str) -> bool:
+    """`ag__.list_append(name, v)`, the lists pass's `name.append(v)`: the same list, grown in place."""
+    func = value.func if isinstance(value, gast.Call) else None
+    return (
+        isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and func.value.id == "ag__"
+        and func.attr == "list_append" and bool(value.args) and isinstance(value.args[0], gast.Name)
+        and value.args[0].id == name
+    )
+
+
 def _fresh(value: gast.expr) -> bool:
-    """Whether `value` makes a new array, which no other name holds."""
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+    """Whether `value` makes a new array (or list or dict), which no other name holds."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp, gast.List, gast.Dict, gast.ListComp, gast.DictComp)):
         return True
     if isinstance(value, gast.Call):
-        if _is_numpy_call(value, _FRESH):
+        if _is_numpy_call(value, _FRESH) or isinstance(value.func, gast.Name) and value.func.id in ("list", "dict"):
             return True
         func = value.func
         return isinstance(func, gast.Attribute) and func.attr in _FRESH_METHODS
@@ -163,7 +178,7 @@ class ItemAssignments:
             parent = parents.get(store)
             line = self._line(store, parents)
             if isinstance(parent, gast.Assign) and parent.targets == [store]:
-                if not _fresh(parent.value):
+                if not _fresh(parent.value) and not _appends(parent.value, name):
                     return (f"'{name}', which line {line} binds to a value that may share memory with another "
                             f"(only np.zeros/np.array/.copy()/arithmetic results and the like are the function's own). "
                     f"Copy it there: {name} = (...).copy()")
@@ -222,6 +237,10 @@ class ItemAssignments:
         if isinstance(parent, gast.keyword):
             parent, node = parents.get(parent), parent
         if isinstance(parent, gast.Call) and node is not parent.func:
+            assign = parents.get(parent)
+            if isinstance(node, gast.Name) and _appends(parent, node.id) and isinstance(assign, gast.Assign) and [
+                    t.id for t in assign.targets if isinstance(t, gast.Name)] == [node.id]:
+                return True  # `x = ag__.list_append(x, v)`: x grown in place, rebound to itself
             func = parent.func
             if _is_numpy_call(parent, _VIEWS):
                 return False

@@ -67,11 +67,13 @@ def setitem(
         else:
             current = _UNREAD
         graph = graph_being_built()
-        if refused is None and refused_rows is not None and np.ndim(_shape_holder(target)) != 1:
-            refused = refused_rows
         array = isinstance(target, (Tensor, np.ndarray))  # a dict or list holds staged values as they are
+        if array and refused is None and refused_rows is not None and np.ndim(_shape_holder(target)) != 1:
+            refused = refused_rows
         if graph is not None and array and (_holds_staged((target, key, value)) or _in_staged_block(graph, target, refused)):
             return _staged(graph, target, key, value, op, refused)
+        if graph is not None and graph.parent is not None and type(target) in (list, dict):
+            target = _own_copy(target, refused)
         if op is None:
             target[key] = value
         else:
@@ -97,6 +99,27 @@ def _in_staged_block(graph: Any, target: Any, refused: str | None) -> bool:
     staged value instead. At the top level of a trace the write happens once,
     as in every run, so the array stays concrete."""
     return graph.parent is not None and refused is None and isinstance(target, np.ndarray)
+
+
+def _own_copy(target: list | dict, refused: str | None) -> list | dict:
+    """A shallow copy of a list or dict written in a staged branch or loop body, to write into.
+
+    Both branches of a staged if are traced, one after the other: written in
+    place, the one list would hold what the first branch stored while the
+    second is traced. The copy is rebound to the name and carried like any
+    value the branch assigns; nothing else sees the original, since the
+    converter proved it the function's own (`refused` is None). Otherwise
+    whatever shares it would not see the write, where Python writes through."""
+    if refused is not None:
+        origin = user_origin(3)
+        at = f"{origin}: " if origin is not None else ""
+        kind = type(target).__name__
+        raise StagingError(
+            f"{at}cannot stage an item assignment to a {kind} in a tensor-dependent if or loop: both branches "
+            f"are traced, so the write is made on a copy, which whatever shares the {kind} would not see "
+            f"(Python writes through). The {kind} is {refused}."
+        )
+    return target.copy()
 
 
 def _holds_staged(values: Any) -> bool:
