@@ -108,7 +108,8 @@ def convert_if(
     call = operator_call("if_stmt", [node.test, body, orelse], plan, keywords + state, node)
     around = call_and_unbind(plan, call, node)
     code = state_code + body_code + else_code + inits + around
-    arm = Arm(node.test, body, names_tuple(plan.names), keywords + state, state_code + body_code)
+    arm = Arm(node.test, body, names_tuple(plan.names), keywords + state, state_code + body_code, plan.test_binds,
+              helpers.get("if_test"))
     inherit_location([body, arm.names], node)
 
     def around_call(stmt: gast.stmt) -> list[gast.stmt]:

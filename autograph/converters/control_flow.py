@@ -15,6 +15,7 @@ from autograph.analysis.traversal import BLOCK_FIELDS, statements
 from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
+from autograph.converters.if_chains import test_binds
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.none_before_loop import bound_before_read, set_to_none
 from autograph.converters.state import StatePlan, needs_state_functions, plan_if, plan_loop
@@ -146,6 +147,8 @@ class _Planner:
             activity = self.analyses.activity
             branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
             plan = plan_if(stmt, self.analyses, branches, self.dels)
+            if self.ctx.walrus:
+                plan = dataclasses.replace(plan, test_binds=test_binds(stmt.test, activity.globals))
             if self.ctx.written_liveness:
                 plan = dataclasses.replace(plan, unread=unread_after_if(self.ctx, stmt, plan.names[: plan.nouts]))
             return plan
@@ -165,6 +168,8 @@ def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, s
     new = ctx.namespace.new
     names = {"get_state": new("get_state"), "set_state": new("set_state")} if needs_state_functions(plan) else {}
     if isinstance(stmt, gast.If):
+        if plan.test_binds and plan.test_binds != ((), ()):
+            names["if_test"] = new("if_test")  # a flat elif chain asks the test through a def (see if_chains)
         if needs_if_body(stmt):
             names["if_body"] = new("if_body")
         if stmt.orelse:
