@@ -203,7 +203,7 @@ def test_a_thousand_arm_walrus_chain_runs_converted(tmp_path):
     code) without nesting a call per arm."""
     lines = ["def f(x):"]
     for i in range(1000):
-        lines += [f"    {'if' if i == 0 else 'elif'} (m := (x == {i}) and x) is not False:", f"        y = m * 2"]
+        lines += [f"    {'if' if i == 0 else 'elif'} (m := (x == {i}) and x) is not False:", "        y = m * 2"]
     lines += ["    else:", "        y = -1", "    return y, m"]
     f = _load(tmp_path, "\n".join(lines) + "\n", "deep_walrus")["f"]
     converted = ag.convert(f)
