@@ -31,8 +31,10 @@ _BRANCHES = frozenset({gast.If, gast.While, gast.For})
 class _ControlFlow:
     """Rewrites statements innermost first, walking statement blocks only."""
 
-    def __init__(self, ctx: Context, plans: dict[gast.AST, StatePlan], modified: dict, helpers: dict) -> None:
+    def __init__(self, ctx: Context, plans: dict[gast.AST, StatePlan], modified: dict, helpers: dict,
+                 test_binds: dict) -> None:
         self.ctx = ctx
+        self.test_binds = test_binds
         self.plans = plans
         self.modified = modified
         self.helpers = helpers
@@ -62,7 +64,8 @@ class _ControlFlow:
         if branch:
             self.depth -= 1
         if isinstance(node, gast.If):  # it notes its helpers itself: a flat elif chain's code holds every arm's
-            return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
+            binds = self.test_binds.get(node, ((), ()))
+            return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node], binds)
         if isinstance(node, gast.While):
             code = convert_while(node, self.plans[node], self.ctx, self.helpers[node])
         elif isinstance(node, gast.For):
@@ -92,6 +95,7 @@ class _Planner:
         self.plans: dict[gast.AST, StatePlan] = {}
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
+        self.test_binds: dict[gast.AST, tuple | None] = {}  # an if's test's `:=` names (see if_chains.test_binds)
         self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
         self.checked: set[str] = set()  # names whose reads check_reads wrapped, in the block being planned
         self.effects = analyses.activity.effects
@@ -117,7 +121,7 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)  # outermost first
+                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx, self.test_binds.get(stmt))  # outermost first
                 inner = initialized | set(plan.unbound)
                 outer_checked, self.checked = self.checked, set(check_reads(stmt, inner, self.analyses))
             for nested, catches in catching_blocks(stmt):
@@ -148,7 +152,7 @@ class _Planner:
             branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
             plan = plan_if(stmt, self.analyses, branches, self.dels)
             if self.ctx.walrus:
-                plan = dataclasses.replace(plan, test_binds=test_binds(stmt.test, activity.globals))
+                self.test_binds[stmt] = test_binds(stmt.test, activity.globals)
             if self.ctx.written_liveness:
                 plan = dataclasses.replace(plan, unread=unread_after_if(self.ctx, stmt, plan.names[: plan.nouts]))
             return plan
@@ -163,12 +167,12 @@ class _Planner:
         return dataclasses.replace(plan, bound_before_read=bound) if bound else plan
 
 
-def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
+def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context, binds: tuple | None = None) -> dict[str, str]:
     """Names of the functions that replace `stmt`, minted outermost first so outer ones read plain."""
     new = ctx.namespace.new
     names = {"get_state": new("get_state"), "set_state": new("set_state")} if needs_state_functions(plan) else {}
     if isinstance(stmt, gast.If):
-        if plan.test_binds and plan.test_binds != ((), ()):
+        if binds and binds != ((), ()):
             names["if_test"] = new("if_test")  # a flat elif chain asks the test through a def (see if_chains)
         if needs_if_body(stmt):
             names["if_body"] = new("if_body")
@@ -189,5 +193,5 @@ def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.
     """Rewrite the function's own control flow statements."""
     planner = _Planner(ctx, analyses, any(type(s) is gast.Delete for s in statements(node.body)), node)
     planner.block(node.body, frozenset())
-    node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers).block(node.body)
+    node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers, planner.test_binds).block(node.body)
     return node

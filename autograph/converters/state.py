@@ -87,9 +87,6 @@ class StatePlan:
     # a composite whose root is not a local of the function (a global, a closure value): only a
     # get_state/set_state pair of its own reaches it; a local root's cell is what the operator reads
     foreign_roots: bool = False
-    # the names an if's test binds with `:=` (not global, global): a flat elif chain asks such a
-    # test through a function declaring them (see if_chains); None when the test yields or awaits
-    test_binds: tuple[tuple[str, ...], tuple[str, ...]] | None = ((), ())
 
     @property
     def local_names(self) -> list[str]:
