@@ -250,3 +250,31 @@ def test_flat_chain_carries_an_attribute_of_a_local(tmp_path, k):
     expected = f(2.0, k)
     assert ag.convert(f)(2.0, k) == expected
     assert float(ag.function(f)(np.float64(2.0), np.int64(k))) == expected
+
+
+def test_walrus_chain_in_a_loop_and_in_a_closure_and_its_staged_error_line(tmp_path):
+    """In a loop body (helpers hoisted), in a function whose name is nonlocal, and staged, where an
+    arm's error names its own `elif` line."""
+    arms = "".join(f"        {'if' if i == 0 else 'elif'} (m := x - {i}) == 0:\n            out.append(m + {i})\n"
+                   for i in range(13))
+    inner = "".join(f"        {'if' if i == 0 else 'elif'} (m := x - {i}) == 0:\n            y = {i}\n" for i in range(13))
+    source = ("def looped(xs):\n    out = []\n    for x in xs:\n" + arms + "        else:\n            out.append(-1)\n"
+              "    return out, m\n\ndef outer(x):\n    m = None\n    def inner():\n        nonlocal m\n" + inner
+              + "        else:\n            y = -1\n        return y\n    return inner(), m\n")
+    namespace = _load(tmp_path, source, "walrus_scopes")
+    looped, outer = namespace["looped"], namespace["outer"]
+    assert ag.to_code(looped).count("ag__.if_chain(") == 1
+    for xs in ([0, 5, 12, 20], [3]):
+        assert ag.convert(looped)(xs) == looped(xs)
+    with pytest.raises(UnboundLocalError):
+        ag.convert(looped)([])
+    for x in (0, 7, 30):
+        assert ag.convert(outer)(x) == outer(x)
+    lines = ["def f(x):", "    if x == 0:", "        y = 0"]
+    for i in range(1, 15):
+        lines += [f"    elif (m := x - {i}) == 0:", "        y = m" if i != 12 else "        z = 1"]
+    lines += ["    else:", "        y = -1", "    return y"]
+    f = _load(tmp_path, "\n".join(lines) + "\n", "walrus_error")["f"]
+    with pytest.raises(ag.errors.StagingError, match=r"'y' is defined only .*walrus_error.py:26") as caught:
+        ag.function(f)(np.int64(3))
+    assert "elif (m := x - 12) == 0:" in str(caught.value)
