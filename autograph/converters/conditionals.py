@@ -80,8 +80,10 @@ def convert_if(
     modified: tuple[frozenset[str], frozenset[str]],
     ctx: Context,
     helpers: dict[str, str],
+    test_binds: tuple[tuple[str, ...], tuple[str, ...]] | None = ((), ()),
 ) -> list[gast.stmt]:
-    """The statements replacing `node`; `modified` holds the names each branch binds."""
+    """The statements replacing `node`; `modified` holds the names each branch binds, `test_binds`
+    those its test binds with `:=` (see if_chains.test_binds)."""
     if _only_pass(node.orelse):
         node.orelse = []  # `else: continue` once its dead flag store is dropped
     state_code, state = state_functions(plan, ctx, helpers, node)
@@ -108,7 +110,8 @@ def convert_if(
     call = operator_call("if_stmt", [node.test, body, orelse], plan, keywords + state, node)
     around = call_and_unbind(plan, call, node)
     code = state_code + body_code + else_code + inits + around
-    arm = Arm(node.test, body, names_tuple(plan.names), keywords + state, state_code + body_code)
+    arm = Arm(node.test, body, names_tuple(plan.names), keywords + state, state_code + body_code, test_binds,
+              helpers.get("if_test"))
     inherit_location([body, arm.names], node)
 
     def around_call(stmt: gast.stmt) -> list[gast.stmt]:

@@ -15,6 +15,7 @@ from autograph.analysis.traversal import BLOCK_FIELDS, statements
 from autograph.converters.catching import catching_blocks
 from autograph.converters.conditionals import convert_if, needs_if_body
 from autograph.converters.context import Context
+from autograph.converters.if_chains import test_binds
 from autograph.converters.loops import convert_for, convert_while, target_is_parameter
 from autograph.converters.none_before_loop import bound_before_read, set_to_none
 from autograph.converters.state import StatePlan, needs_state_functions, plan_if, plan_loop
@@ -30,8 +31,10 @@ _BRANCHES = frozenset({gast.If, gast.While, gast.For})
 class _ControlFlow:
     """Rewrites statements innermost first, walking statement blocks only."""
 
-    def __init__(self, ctx: Context, plans: dict[gast.AST, StatePlan], modified: dict, helpers: dict) -> None:
+    def __init__(self, ctx: Context, plans: dict[gast.AST, StatePlan], modified: dict, helpers: dict,
+                 test_binds: dict) -> None:
         self.ctx = ctx
+        self.test_binds = test_binds
         self.plans = plans
         self.modified = modified
         self.helpers = helpers
@@ -61,7 +64,8 @@ class _ControlFlow:
         if branch:
             self.depth -= 1
         if isinstance(node, gast.If):  # it notes its helpers itself: a flat elif chain's code holds every arm's
-            return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node])
+            binds = self.test_binds.get(node, ((), ()))
+            return convert_if(node, self.plans[node], self.modified[node], self.ctx, self.helpers[node], binds)
         if isinstance(node, gast.While):
             code = convert_while(node, self.plans[node], self.ctx, self.helpers[node])
         elif isinstance(node, gast.For):
@@ -91,6 +95,7 @@ class _Planner:
         self.plans: dict[gast.AST, StatePlan] = {}
         self.modified: dict[gast.AST, tuple[frozenset[str], frozenset[str]]] = {}
         self.helpers: dict[gast.AST, dict[str, str]] = {}
+        self.test_binds: dict[gast.AST, tuple | None] = {}  # an if's test's `:=` names (see if_chains.test_binds)
         self.analysed = ctx.analysed  # the simple statements as analysed (see Context.analysed)
         self.checked: set[str] = set()  # names whose reads check_reads wrapped, in the block being planned
         self.effects = analyses.activity.effects
@@ -116,7 +121,7 @@ class _Planner:
                         unbound=tuple(n for n in plan.unbound if n not in initialized),
                         still_unbound=tuple(n for n in plan.still_unbound if n not in initialized),
                     )
-                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx)  # outermost first
+                self.helpers[stmt] = _helper_names(stmt, plan, self.ctx, self.test_binds.get(stmt))  # outermost first
                 inner = initialized | set(plan.unbound)
                 outer_checked, self.checked = self.checked, set(check_reads(stmt, inner, self.analyses))
             for nested, catches in catching_blocks(stmt):
@@ -146,6 +151,8 @@ class _Planner:
             activity = self.analyses.activity
             branches = self.modified[stmt] = (activity.modified(stmt.body), activity.modified(stmt.orelse))
             plan = plan_if(stmt, self.analyses, branches, self.dels)
+            if self.ctx.walrus:
+                self.test_binds[stmt] = test_binds(stmt.test, activity.globals)
             if self.ctx.written_liveness:
                 plan = dataclasses.replace(plan, unread=unread_after_if(self.ctx, stmt, plan.names[: plan.nouts]))
             return plan
@@ -160,11 +167,13 @@ class _Planner:
         return dataclasses.replace(plan, bound_before_read=bound) if bound else plan
 
 
-def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context) -> dict[str, str]:
+def _helper_names(stmt: gast.stmt, plan: StatePlan, ctx: Context, binds: tuple | None = None) -> dict[str, str]:
     """Names of the functions that replace `stmt`, minted outermost first so outer ones read plain."""
     new = ctx.namespace.new
     names = {"get_state": new("get_state"), "set_state": new("set_state")} if needs_state_functions(plan) else {}
     if isinstance(stmt, gast.If):
+        if binds and binds != ((), ()):
+            names["if_test"] = new("if_test")  # a flat elif chain asks the test through a def (see if_chains)
         if needs_if_body(stmt):
             names["if_body"] = new("if_body")
         if stmt.orelse:
@@ -184,5 +193,5 @@ def transform(node: gast.FunctionDef, ctx: Context, analyses: Analyses) -> gast.
     """Rewrite the function's own control flow statements."""
     planner = _Planner(ctx, analyses, any(type(s) is gast.Delete for s in statements(node.body)), node)
     planner.block(node.body, frozenset())
-    node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers).block(node.body)
+    node.body = _ControlFlow(ctx, planner.plans, planner.modified, planner.helpers, planner.test_binds).block(node.body)
     return node

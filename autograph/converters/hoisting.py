@@ -38,7 +38,7 @@ an `if` outside any loop runs once per call at most, so its helpers stay in
 it, next to the statement they serve, and the names it binds stay its own
 locals (no sharing, no binding in the user's function) -- unless it is
 nested _MAX_NESTING helpers deep: an if/elif chain the converter cannot
-write as one flat call (if_chains: an arm whose test binds a name, a branch
+write as one flat call (if_chains: an arm whose test yields or awaits, a branch
 that keeps names of its own) puts each arm's helpers inside the previous
 arm's else branch, and Python compiles no more than 100 levels of
 indentation, so from that depth on helpers move up.
