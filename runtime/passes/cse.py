@@ -23,6 +23,7 @@ from runtime.ir.opcodes import SUBGRAPH_FIELDS
 from runtime.ir.subgraphs import walk
 from runtime.ops.calls import Weak
 from runtime.ops.registry import OPS
+from runtime.passes.gradient.build import is_handle
 from runtime.passes.rewrite import Hook, copies_as_is, rewrite
 
 __all__ = ["eliminate_common_subexpressions", "merging_hook"]
@@ -51,7 +52,7 @@ def _key(node: Node, inputs: tuple[Node, ...]) -> Any:
     op = OPS.get(node.op)
     if op is None or op.effectful or op.stateful or op.inplace:
         return None
-    if getattr(node.type, "dtype", None) == np.dtype(object):
+    if is_handle(node.type):
         # a TensorArray: each is its own (its writes decide its element type, which XLA
         # preallocates per TensorArray), so two empty ones of the same size stay two
         return None
