@@ -45,8 +45,8 @@ def _unbound(self: Undefined, *args: object) -> object:
     raise UnboundLocalError(_UNBOUND.format(self.symbol_name))
 
 
-# Any arithmetic, comparison (== and != too: a read converted code does not check, as in a
-# staged if's test, must not compare an unbound name as a value), indexing or iteration of a still-unbound name fails as Python would.
+# Any arithmetic, comparison, indexing or iteration of a still-unbound name fails as Python would;
+# == and != too, so a read converted code does not check (a staged if's test) never compares it.
 for _name in (
     "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow "
     "matmul rmatmul and rand or ror xor rxor lshift rlshift rshift rrshift neg pos abs invert "
