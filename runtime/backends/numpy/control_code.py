@@ -16,6 +16,7 @@ from runtime.backends.numpy.inlining import Expr, inlined, placeholder, substitu
 from runtime.backends.numpy.loop_names import shares_initial_name, writes_in_place
 from runtime.ir.graph import Graph, Node
 from runtime.ir.opcodes import SUBGRAPH_FIELDS
+from runtime.ir.subgraphs import outer_inputs
 from runtime.ops.registry import get_op
 
 __all__ = ["ControlFlowCode", "users_of", "SILENT"]
@@ -111,24 +112,10 @@ class ControlFlowCode:
         self.write(indent, f"{', '.join(returned)} = {call}" if returned else call)
 
     def _captured_names(self, graph: Graph) -> list[str]:
-        """The names of the values `graph` and its subgraphs capture from outside them (variables;
-        constants are literals or globals), in the order first met."""
-        inside: set[Node] = set()
-        captures: list[Node] = []
-        stack = [graph]
-        while stack:
-            current = stack.pop()
-            for node in current.nodes:
-                inside.add(node)
-                if node.op == "capture":
-                    captures.append(node)
-                for field in SUBGRAPH_FIELDS.get(node.op, ()):
-                    stack.append(node.attrs[field])
+        """The names of the values `graph` captures from outside it (variables; constants are
+        literals or globals), in capture order. Its subgraphs capture through it."""
         names: dict[str, None] = {}
-        for node in captures:
-            outer = node.attrs["outer"]
-            if outer in inside:
-                continue
+        for outer in outer_inputs([graph]):
             name = self.name_of(outer)
             if name.isidentifier() and name not in self.globals:
                 names[name] = None
