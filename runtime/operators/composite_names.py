@@ -18,7 +18,7 @@ from types import CellType
 
 from runtime.operators.undefined import Undefined
 
-__all__ = ["CompositeName", "parse_composite"]
+__all__ = ["CompositeName", "parse_composite", "root_name"]
 
 _MISSING = (AttributeError, KeyError, IndexError, NameError)
 
@@ -59,6 +59,11 @@ class CompositeName:
             setattr(value, step, new)
         else:
             value[step] = new
+
+
+def root_name(name: str) -> str:
+    """The plain name whose cell holds `name`: itself, or a composite's root (`x[0].a` -> `x`)."""
+    return name if name.isidentifier() else parse_composite(name)[0]
 
 
 @lru_cache(maxsize=1024)

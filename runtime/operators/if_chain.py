@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from runtime.ir.origin import map_location, pinned_origin
 from runtime.ir.user_frames import note_user_code
-from runtime.operators.composite_names import parse_composite
+from runtime.operators.composite_names import root_name
 from runtime.operators.if_stmt import if_stmt
 from runtime.tracing.staged import is_staged
 
@@ -108,7 +108,7 @@ def _holders(arms: tuple) -> Callable[[tuple[str, ...]], list[Callable[[], objec
                 holder.setdefault(name, function)
 
     def of(names: tuple[str, ...]) -> list[Callable[[], object]]:
-        roots = [n if n.isidentifier() else parse_composite(n)[0] for n in names]  # `x[0]`: x's cell
+        roots = [root_name(n) for n in names]  # `x[0]`: x's cell
         return list({id(holder[n]): holder[n] for n in roots if n in holder}.values())
 
     return of

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import CellType
 
-from runtime.operators.composite_names import CompositeName, parse_composite
+from runtime.operators.composite_names import CompositeName, parse_composite, root_name
 from runtime.operators.undefined import Undefined
 
 __all__ = ["state_functions"]
@@ -88,7 +88,7 @@ def _cells(names: tuple[str, ...], helpers: tuple[object, ...]) -> list[CellType
         code = getattr(helper, "__code__", None)
         if code is not None and helper.__closure__:
             found.update(zip(code.co_freevars, helper.__closure__))
-    roots = [name if name.isidentifier() else parse_composite(name)[0] for name in names]
+    roots = [root_name(name) for name in names]
     missing = [root for root in roots if root not in found]
     if missing:
         raise AssertionError(
