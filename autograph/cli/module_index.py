@@ -23,10 +23,9 @@ import gast
 
 from autograph.cli.module_output import (
     added_marker,
+    header_line,
     imported_marker,
-    is_preamble,
     our_decorator_names,
-    start_of,
     uses_marker_name,
 )
 from autograph.cli.source_file import SourceError, SourceFile, parse_part
@@ -101,12 +100,7 @@ def index_module(source: SourceFile, names: Sequence[str] | None = None) -> Modu
         if "do_not_convert" in text and not index.marker_name_used:
             index.marker_name_used = uses_marker_name(tree)
         if index.import_line is None:
-            for node in body:
-                if not is_preamble(node, count) and start_of(node)[0] + shift > last_end:
-                    index.import_line = start_of(node)[0] + shift
-                    break  # (a statement on a preamble's line, `from __future__ import x; import y`, goes with it)
-                count += 1
-                last_end = node.end_lineno + shift
+            index.import_line, count, last_end = header_line(body, count, last_end, shift)
         if names:
             _asked(index, body, set(names), shift)
     if index.import_line is None:

@@ -32,7 +32,7 @@ from autograph.source.literals import continued_lines
 
 __all__ = [
     "NAMESPACE_IMPORT", "added_marker", "source_lines", "apply_edits", "build_module", "chosen_defs", "def_edits",
-    "first_unmarked", "imported_marker", "is_preamble", "module_header", "our_decorator_names",
+    "first_unmarked", "header_line", "imported_marker", "module_header", "our_decorator_names",
     "start_of", "uses_marker_name",
 ]
 
@@ -294,16 +294,29 @@ def _import_line(tree: ast.Module) -> int:
     """The line to insert the `ag__` import at: the first statement after the
     docstring and __future__ imports, so a leading `#!` line and coding
     comment stay on lines 1-2 where Python looks for them."""
-    line = 1
-    for index, node in enumerate(tree.body):
-        if not is_preamble(node, index) and _start(node)[0] >= line:
-            return _start(node)[0]
-        line = node.end_lineno + 1  # a statement on a preamble's line (`...; import y`) goes with it
-    return line
+    line, _, after = header_line(tree.body, 0, 0)
+    return after + 1 if line is None else line
 
 
-def is_preamble(node: ast.stmt, index: int) -> bool:
-    """The module docstring (statement `index` 0) or a `from __future__` import: the header goes after."""
+def header_line(nodes: list[ast.stmt], count: int, after: int, shift: int = 0) -> tuple[int | None, int, int]:
+    """Where the header goes among `nodes`, the module's statements from number `count` on, whose
+    preamble so far ends at line `after` (lines are the nodes' plus `shift`): (the line, or None
+    when all of them are preamble; the count and end of the preamble after them).
+
+    The preamble is the docstring (statement 0), `from __future__` imports, and a statement on a
+    line one of them ends on (`from __future__ import x; import y`): the header goes after it.
+    """
+    for node in nodes:
+        start = _start(node)[0] + shift
+        if not _is_preamble(node, count) and start > after:
+            return start, count, after
+        count += 1
+        after = node.end_lineno + shift
+    return None, count, after
+
+
+def _is_preamble(node: ast.stmt, index: int) -> bool:
+    """The module docstring (statement `index` 0) or a `from __future__` import."""
     is_doc = index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
     return is_doc or (isinstance(node, ast.ImportFrom) and node.module == "__future__")
 
