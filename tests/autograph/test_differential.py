@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import autograph as ag
 from tests.autograph.differential import TimedOut, compare, load, report, run, unload
+from tests.autograph.flat_chains import all_chains_flat
 from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed
 from tests.autograph.program_arguments import arguments
 from tests.autograph.program_generator import PRELUDE, programs
@@ -105,6 +106,16 @@ def test_generated_programs_run_unconverted(data, directory):
 @given(data=st.data())
 def test_converted_programs_match_originals(data, directory):
     _fuzz(data, directory)
+
+
+@settings(max_examples=_QUICK_PROGRAMS // 4, deadline=None, derandomize=True, database=None,
+          suppress_health_check=_RELAXED, phases=[Phase.explicit, Phase.generate])
+@given(data=st.data())
+def test_converted_programs_match_originals_with_every_chain_flat(data, directory):
+    """The flat `if_chain`, `if_exp_chain` and `and_`/`or_` calls, which only long chains get,
+    for every chain of two or more arms in the drawn programs."""
+    with all_chains_flat():
+        _fuzz(data, directory)
 
 
 _SEED = run_seed()

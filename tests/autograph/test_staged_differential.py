@@ -29,6 +29,7 @@ import autograph as ag
 import runtime.passes
 from runtime.ir.errors import AutographError
 from tests.autograph.differential import _same_error, load, unload
+from tests.autograph.flat_chains import all_chains_flat
 from tests.autograph.fuzz_record import FailureLog, example_database, rerun_hint, run_seed
 from tests.autograph.staged_differential import (
     TimedOut,
@@ -134,6 +135,16 @@ def _fuzz(data, directory, record=None, tally=None) -> None:
 @given(data=st.data())
 def test_staged_programs_match_originals(data, directory):
     _fuzz(data, directory)
+
+
+@settings(max_examples=_QUICK_PROGRAMS // 3, deadline=None, derandomize=True, database=None,
+          suppress_health_check=_RELAXED, phases=[Phase.explicit, Phase.generate])
+@given(data=st.data())
+def test_staged_programs_match_originals_with_every_chain_flat(data, directory):
+    """The flat `if_chain`, `if_exp_chain` and `and_`/`or_` calls, which only long chains get,
+    for every chain of two or more arms in the drawn programs."""
+    with all_chains_flat():
+        _fuzz(data, directory)
 
 
 _SEED = run_seed()
